@@ -1,0 +1,454 @@
+/**
+ * Tree-vs-tree interference queries (Gottschalk et al. 1996, section 5).
+ *
+ * Mesh B is placed in A's frame by a rigid transform M = [R | t]. The traversal never moves boxes
+ * into world space: a B node's box is mapped into A's model frame once per query (lazily, cached
+ * per node), and each pair test expresses it in the A box's frame on the fly (15-axis separating
+ * axis test). Pairs of leaves run the exact triangle test (geometry/triTri.ts) on A's vertices and
+ * B's vertices mapped by M, each B vertex mapped once per query (x_A = r00·x + r01·y + r02·z + t0,
+ * evaluated left to right in double precision).
+ *
+ * Exactness: the bounding-volume tests are conservative. Every separation test compares against
+ * the radii plus a slack η that bounds the rounding of the test itself and of the mapped vertices
+ * (η = 64 u · (max|A| + 2 max|B| + |t|₁), u = 2⁻⁵³: about 7e-15 of the coordinates' magnitude),
+ * and boxes are built inflated against their own rounding. So no intersecting triangle pair is
+ * ever pruned, and the result is exactly the set of pairs the exact triangle test accepts.
+ *
+ * Hot loops use flat typed arrays only: a growable Int32Array pair stack, module-level scratch,
+ * no allocation, no closures; results are copied out once at the end.
+ */
+import { triTriIntersect } from '../geometry/triTri.js';
+import { OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE, type ObbTree, type AabbTree, type HybridTree, type BvTree } from '../obbtree/layout.js';
+import { readRigidTransform } from './transform.js';
+import type { CollideMode, CollideResult, RigidTransform } from './types.js';
+
+const U = 2 ** -53;
+
+// ------------------------------------------------------------------------------------------------
+// Query scratch, reused across queries and grown on demand.
+
+let stack = new Int32Array(2 * 256);
+let pairs = new Uint32Array(2 * 1024);
+/** B nodes mapped into A's frame: box centre (3), axes (9), sphere centre (3). */
+const NODE_CACHE_STRIDE = 15;
+let nodeCache = new Float64Array(0);
+let nodeStamp = new Uint32Array(0);
+/** B vertices mapped into A's frame. */
+let vertCache = new Float64Array(0);
+let vertStamp = new Uint32Array(0);
+let epoch = 0;
+let busy = false;
+const M = new Float64Array(12);
+
+/** Per-query values shared by the traversal and its leaf tests. */
+const Q = {
+  pairCount: 0,
+  boxTests: 0,
+  triTests: 0,
+  stopAtFirst: false,
+  eta: 0,
+};
+
+function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform, mode: CollideMode): void {
+  if (busy) throw new Error('collide is not re-entrant');
+  if (a.kind !== b.kind) throw new TypeError(`both trees must be of one kind (got ${a.kind} and ${b.kind})`);
+  readRigidTransform(transform, M);
+  busy = true;
+  if (nodeStamp.length < b.nodeCount) {
+    nodeStamp = new Uint32Array(b.nodeCount);
+    nodeCache = new Float64Array(NODE_CACHE_STRIDE * b.nodeCount);
+    epoch = 0;
+  }
+  if (vertStamp.length < b.vertexCount) {
+    vertStamp = new Uint32Array(b.vertexCount);
+    vertCache = new Float64Array(3 * b.vertexCount);
+    epoch = 0;
+  }
+  if (++epoch >= 0xffffffff) {
+    nodeStamp.fill(0);
+    vertStamp.fill(0);
+    epoch = 1;
+  }
+  Q.pairCount = 0;
+  Q.boxTests = 0;
+  Q.triTests = 0;
+  Q.stopAtFirst = mode === 'any';
+  Q.eta = 64 * U * (a.maxAbsCoordinate + 2 * b.maxAbsCoordinate + Math.abs(M[9]) + Math.abs(M[10]) + Math.abs(M[11])) + 1e-300;
+}
+
+function endQuery(): CollideResult {
+  busy = false;
+  return {
+    hit: Q.pairCount > 0,
+    pairCount: Q.pairCount,
+    pairs: pairs.slice(0, 2 * Q.pairCount),
+    boxTests: Q.boxTests,
+    triTests: Q.triTests,
+  };
+}
+
+function growStack(): void {
+  const s = new Int32Array(stack.length * 2);
+  s.set(stack);
+  stack = s;
+}
+
+function pushPair(ia: number, ib: number): void {
+  const k = 2 * Q.pairCount;
+  if (k + 2 > pairs.length) {
+    const p = new Uint32Array(pairs.length * 2);
+    p.set(pairs);
+    pairs = p;
+  }
+  pairs[k] = ia;
+  pairs[k + 1] = ib;
+  Q.pairCount++;
+}
+
+/** Maps B's vertex v into A's frame (once per query). */
+function mapVertex(PB: Float64Array, v: number): void {
+  if (vertStamp[v] === epoch) return;
+  vertStamp[v] = epoch;
+  const o = 3 * v;
+  const x = PB[o], y = PB[o + 1], z = PB[o + 2];
+  vertCache[o] = M[0] * x + M[1] * y + M[2] * z + M[9];
+  vertCache[o + 1] = M[3] * x + M[4] * y + M[5] * z + M[10];
+  vertCache[o + 2] = M[6] * x + M[7] * y + M[8] * z + M[11];
+}
+
+/**
+ * Exact tests between the triangles of an A leaf and a B leaf. Returns true when the query is
+ * over ('any' mode found a pair).
+ */
+function leafPair(a: BvTree, b: BvTree, aFirst: number, aCount: number, bFirst: number, bCount: number): boolean {
+  const PA = a.positions, TVA = a.triVerts, TVB = b.triVerts, PB = b.positions;
+  for (let j = bFirst; j < bFirst + bCount; j++) {
+    mapVertex(PB, TVB[3 * j]);
+    mapVertex(PB, TVB[3 * j + 1]);
+    mapVertex(PB, TVB[3 * j + 2]);
+  }
+  const X = vertCache;
+  for (let i = aFirst; i < aFirst + aCount; i++) {
+    const a0 = 3 * TVA[3 * i], a1 = 3 * TVA[3 * i + 1], a2 = 3 * TVA[3 * i + 2];
+    for (let j = bFirst; j < bFirst + bCount; j++) {
+      Q.triTests++;
+      if (triTriIntersect(PA, a0, a1, a2, X, 3 * TVB[3 * j], 3 * TVB[3 * j + 1], 3 * TVB[3 * j + 2])) {
+        pushPair(a.triOrder[i], b.triOrder[j]);
+        if (Q.stopAtFirst) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Maps B's OBB node j into A's frame (once per query): centre and axes. */
+function mapObbNode(BB: Float64Array, j: number): void {
+  nodeStamp[j] = epoch;
+  const o = j * OBB_STRIDE, c = j * NODE_CACHE_STRIDE;
+  const r00 = M[0], r01 = M[1], r02 = M[2], r10 = M[3], r11 = M[4], r12 = M[5], r20 = M[6], r21 = M[7], r22 = M[8];
+  let x = BB[o], y = BB[o + 1], z = BB[o + 2];
+  nodeCache[c] = r00 * x + r01 * y + r02 * z + M[9];
+  nodeCache[c + 1] = r10 * x + r11 * y + r12 * z + M[10];
+  nodeCache[c + 2] = r20 * x + r21 * y + r22 * z + M[11];
+  for (let k = 0; k < 3; k++) {
+    x = BB[o + 6 + 3 * k]; y = BB[o + 7 + 3 * k]; z = BB[o + 8 + 3 * k];
+    nodeCache[c + 3 + 3 * k] = r00 * x + r01 * y + r02 * z;
+    nodeCache[c + 4 + 3 * k] = r10 * x + r11 * y + r12 * z;
+    nodeCache[c + 5 + 3 * k] = r20 * x + r21 * y + r22 * z;
+  }
+}
+
+/**
+ * 15-axis separating axis test between A's OBB i and B's OBB j (already mapped: nodeCache).
+ * R = A-axes · B-axes, T = A-axes · (c_B − c_A); row i of R is computed only if the earlier axes
+ * did not separate.
+ */
+function obbDisjoint(AB: Float64Array, BB: Float64Array, i: number, j: number, eta: number): boolean {
+  const o = i * OBB_STRIDE, c = j * NODE_CACHE_STRIDE, ob = j * OBB_STRIDE;
+  const C = nodeCache;
+  const dx = C[c] - AB[o], dy = C[c + 1] - AB[o + 1], dz = C[c + 2] - AB[o + 2];
+  const a0 = AB[o + 3], a1 = AB[o + 4], a2 = AB[o + 5];
+  const b0 = BB[ob + 3], b1 = BB[ob + 4], b2 = BB[ob + 5];
+  const e0x = C[c + 3], e0y = C[c + 4], e0z = C[c + 5];
+  const e1x = C[c + 6], e1y = C[c + 7], e1z = C[c + 8];
+  const e2x = C[c + 9], e2y = C[c + 10], e2z = C[c + 11];
+
+  // A's axis 0
+  let ux = AB[o + 6], uy = AB[o + 7], uz = AB[o + 8];
+  const T0 = ux * dx + uy * dy + uz * dz;
+  const R00 = ux * e0x + uy * e0y + uz * e0z, R01 = ux * e1x + uy * e1y + uz * e1z, R02 = ux * e2x + uy * e2y + uz * e2z;
+  const Q00 = Math.abs(R00), Q01 = Math.abs(R01), Q02 = Math.abs(R02);
+  if (Math.abs(T0) > a0 + b0 * Q00 + b1 * Q01 + b2 * Q02 + eta) return true;
+  // A's axis 1
+  ux = AB[o + 9]; uy = AB[o + 10]; uz = AB[o + 11];
+  const T1 = ux * dx + uy * dy + uz * dz;
+  const R10 = ux * e0x + uy * e0y + uz * e0z, R11 = ux * e1x + uy * e1y + uz * e1z, R12 = ux * e2x + uy * e2y + uz * e2z;
+  const Q10 = Math.abs(R10), Q11 = Math.abs(R11), Q12 = Math.abs(R12);
+  if (Math.abs(T1) > a1 + b0 * Q10 + b1 * Q11 + b2 * Q12 + eta) return true;
+  // A's axis 2
+  ux = AB[o + 12]; uy = AB[o + 13]; uz = AB[o + 14];
+  const T2 = ux * dx + uy * dy + uz * dz;
+  const R20 = ux * e0x + uy * e0y + uz * e0z, R21 = ux * e1x + uy * e1y + uz * e1z, R22 = ux * e2x + uy * e2y + uz * e2z;
+  const Q20 = Math.abs(R20), Q21 = Math.abs(R21), Q22 = Math.abs(R22);
+  if (Math.abs(T2) > a2 + b0 * Q20 + b1 * Q21 + b2 * Q22 + eta) return true;
+  // B's axes
+  if (Math.abs(T0 * R00 + T1 * R10 + T2 * R20) > a0 * Q00 + a1 * Q10 + a2 * Q20 + b0 + eta) return true;
+  if (Math.abs(T0 * R01 + T1 * R11 + T2 * R21) > a0 * Q01 + a1 * Q11 + a2 * Q21 + b1 + eta) return true;
+  if (Math.abs(T0 * R02 + T1 * R12 + T2 * R22) > a0 * Q02 + a1 * Q12 + a2 * Q22 + b2 + eta) return true;
+  // Edge × edge axes
+  if (Math.abs(T2 * R10 - T1 * R20) > a1 * Q20 + a2 * Q10 + b1 * Q02 + b2 * Q01 + eta) return true;
+  if (Math.abs(T2 * R11 - T1 * R21) > a1 * Q21 + a2 * Q11 + b0 * Q02 + b2 * Q00 + eta) return true;
+  if (Math.abs(T2 * R12 - T1 * R22) > a1 * Q22 + a2 * Q12 + b0 * Q01 + b1 * Q00 + eta) return true;
+  if (Math.abs(T0 * R20 - T2 * R00) > a0 * Q20 + a2 * Q00 + b1 * Q12 + b2 * Q11 + eta) return true;
+  if (Math.abs(T0 * R21 - T2 * R01) > a0 * Q21 + a2 * Q01 + b0 * Q12 + b2 * Q10 + eta) return true;
+  if (Math.abs(T0 * R22 - T2 * R02) > a0 * Q22 + a2 * Q02 + b0 * Q11 + b1 * Q10 + eta) return true;
+  if (Math.abs(T1 * R00 - T0 * R10) > a0 * Q10 + a1 * Q00 + b1 * Q22 + b2 * Q21 + eta) return true;
+  if (Math.abs(T1 * R01 - T0 * R11) > a0 * Q11 + a1 * Q01 + b0 * Q22 + b2 * Q20 + eta) return true;
+  if (Math.abs(T1 * R02 - T0 * R12) > a0 * Q12 + a1 * Q02 + b0 * Q21 + b1 * Q20 + eta) return true;
+  return false;
+}
+
+// ------------------------------------------------------------------------------------------------
+// OBB tree vs OBB tree
+
+/** Do the meshes of two OBB trees intersect, and where? B is placed in A's frame by `transform`. */
+export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mode: CollideMode): CollideResult {
+  beginQuery(a, b, transform, mode);
+  try {
+    traverseObb(a, b);
+  } finally {
+    busy = false;
+  }
+  return endQuery();
+}
+
+function traverseObb(a: ObbTree | HybridTree, b: ObbTree | HybridTree): void {
+  const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
+  const eta = Q.eta;
+  let boxTests = 0;
+  let sp = 0;
+  stack[sp++] = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const j = stack[--sp];
+    const i = stack[--sp];
+    if (nodeStamp[j] !== epoch) mapObbNode(BB, j);
+    boxTests++;
+    if (obbDisjoint(AB, BB, i, j, eta)) continue;
+    const aCount = NA[2 * i + 1], bCount = NB[2 * j + 1];
+    if (aCount > 0 && bCount > 0) {
+      if (leafPair(a, b, NA[2 * i], aCount, NB[2 * j], bCount)) break;
+      continue;
+    }
+    if (sp + 4 > stack.length) growStack();
+    // Descend into B when A is a leaf, or when B's box is larger (longest half extent).
+    if (aCount > 0 || (bCount === 0 && BB[j * OBB_STRIDE + 3] > AB[i * OBB_STRIDE + 3])) {
+      stack[sp++] = i; stack[sp++] = NB[2 * j];
+      stack[sp++] = i; stack[sp++] = j + 1;
+    } else {
+      stack[sp++] = NA[2 * i]; stack[sp++] = j;
+      stack[sp++] = i + 1; stack[sp++] = j;
+    }
+  }
+  Q.boxTests += boxTests;
+}
+
+// ------------------------------------------------------------------------------------------------
+// AABB tree vs AABB tree: the rotation between the two frames is the same for every pair, so the
+// separating axis test uses one |R| for the whole query.
+
+/** Do the meshes of two AABB trees intersect, and where? B is placed in A's frame by `transform`. */
+export function collideAabb(a: AabbTree, b: AabbTree, transform: RigidTransform, mode: CollideMode): CollideResult {
+  beginQuery(a, b, transform, mode);
+  try {
+    traverseAabb(a, b);
+  } finally {
+    busy = false;
+  }
+  return endQuery();
+}
+
+function traverseAabb(a: AabbTree, b: AabbTree): void {
+  const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
+  const eta = Q.eta;
+  const R00 = M[0], R01 = M[1], R02 = M[2], R10 = M[3], R11 = M[4], R12 = M[5], R20 = M[6], R21 = M[7], R22 = M[8];
+  const Q00 = Math.abs(R00), Q01 = Math.abs(R01), Q02 = Math.abs(R02);
+  const Q10 = Math.abs(R10), Q11 = Math.abs(R11), Q12 = Math.abs(R12);
+  const Q20 = Math.abs(R20), Q21 = Math.abs(R21), Q22 = Math.abs(R22);
+  const t0 = M[9], t1 = M[10], t2 = M[11];
+  const C = nodeCache;
+  let boxTests = 0;
+  let sp = 0;
+  stack[sp++] = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const j = stack[--sp];
+    const i = stack[--sp];
+    const ob = j * AABB_STRIDE, c = j * NODE_CACHE_STRIDE;
+    if (nodeStamp[j] !== epoch) {
+      nodeStamp[j] = epoch;
+      const x = BB[ob], y = BB[ob + 1], z = BB[ob + 2];
+      C[c] = R00 * x + R01 * y + R02 * z + t0;
+      C[c + 1] = R10 * x + R11 * y + R12 * z + t1;
+      C[c + 2] = R20 * x + R21 * y + R22 * z + t2;
+    }
+    boxTests++;
+    const oa = i * AABB_STRIDE;
+    const T0 = C[c] - AB[oa], T1 = C[c + 1] - AB[oa + 1], T2 = C[c + 2] - AB[oa + 2];
+    const a0 = AB[oa + 3], a1 = AB[oa + 4], a2 = AB[oa + 5];
+    const b0 = BB[ob + 3], b1 = BB[ob + 4], b2 = BB[ob + 5];
+    if (
+      Math.abs(T0) > a0 + b0 * Q00 + b1 * Q01 + b2 * Q02 + eta ||
+      Math.abs(T1) > a1 + b0 * Q10 + b1 * Q11 + b2 * Q12 + eta ||
+      Math.abs(T2) > a2 + b0 * Q20 + b1 * Q21 + b2 * Q22 + eta ||
+      Math.abs(T0 * R00 + T1 * R10 + T2 * R20) > a0 * Q00 + a1 * Q10 + a2 * Q20 + b0 + eta ||
+      Math.abs(T0 * R01 + T1 * R11 + T2 * R21) > a0 * Q01 + a1 * Q11 + a2 * Q21 + b1 + eta ||
+      Math.abs(T0 * R02 + T1 * R12 + T2 * R22) > a0 * Q02 + a1 * Q12 + a2 * Q22 + b2 + eta ||
+      Math.abs(T2 * R10 - T1 * R20) > a1 * Q20 + a2 * Q10 + b1 * Q02 + b2 * Q01 + eta ||
+      Math.abs(T2 * R11 - T1 * R21) > a1 * Q21 + a2 * Q11 + b0 * Q02 + b2 * Q00 + eta ||
+      Math.abs(T2 * R12 - T1 * R22) > a1 * Q22 + a2 * Q12 + b0 * Q01 + b1 * Q00 + eta ||
+      Math.abs(T0 * R20 - T2 * R00) > a0 * Q20 + a2 * Q00 + b1 * Q12 + b2 * Q11 + eta ||
+      Math.abs(T0 * R21 - T2 * R01) > a0 * Q21 + a2 * Q01 + b0 * Q12 + b2 * Q10 + eta ||
+      Math.abs(T0 * R22 - T2 * R02) > a0 * Q22 + a2 * Q02 + b0 * Q11 + b1 * Q10 + eta ||
+      Math.abs(T1 * R00 - T0 * R10) > a0 * Q10 + a1 * Q00 + b1 * Q22 + b2 * Q21 + eta ||
+      Math.abs(T1 * R01 - T0 * R11) > a0 * Q11 + a1 * Q01 + b0 * Q22 + b2 * Q20 + eta ||
+      Math.abs(T1 * R02 - T0 * R12) > a0 * Q12 + a1 * Q02 + b0 * Q21 + b1 * Q20 + eta
+    ) continue;
+    const aCount = NA[2 * i + 1], bCount = NB[2 * j + 1];
+    if (aCount > 0 && bCount > 0) {
+      if (leafPair(a, b, NA[2 * i], aCount, NB[2 * j], bCount)) break;
+      continue;
+    }
+    if (sp + 4 > stack.length) growStack();
+    // Descend into the node with the larger surface area.
+    if (aCount > 0 || (bCount === 0 && b0 * b1 + b1 * b2 + b2 * b0 > a0 * a1 + a1 * a2 + a2 * a0)) {
+      stack[sp++] = i; stack[sp++] = NB[2 * j];
+      stack[sp++] = i; stack[sp++] = j + 1;
+    } else {
+      stack[sp++] = NA[2 * i]; stack[sp++] = j;
+      stack[sp++] = i + 1; stack[sp++] = j;
+    }
+  }
+  Q.boxTests += boxTests;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Sphere-over-OBB hybrid: nodes in the top levels are spheres; spheres meet boxes with the exact
+// sphere–box test (clamp the centre into the box, compare the distance with the radius).
+
+/** Do the meshes of two hybrid trees intersect, and where? B is placed in A's frame by `transform`. */
+export function collideHybrid(a: HybridTree, b: HybridTree, transform: RigidTransform, mode: CollideMode): CollideResult {
+  beginQuery(a, b, transform, mode);
+  try {
+    traverseHybrid(a, b);
+  } finally {
+    busy = false;
+  }
+  return endQuery();
+}
+
+/** Squared distance from point (px, py, pz) to the box (centre, half extents h, axes e). */
+function pointBoxDistance2(
+  px: number, py: number, pz: number, cx: number, cy: number, cz: number,
+  h0: number, h1: number, h2: number,
+  e0x: number, e0y: number, e0z: number, e1x: number, e1y: number, e1z: number, e2x: number, e2y: number, e2z: number,
+): number {
+  const dx = px - cx, dy = py - cy, dz = pz - cz;
+  let d2 = 0;
+  let s = dx * e0x + dy * e0y + dz * e0z;
+  let excess = s > h0 ? s - h0 : s < -h0 ? -h0 - s : 0;
+  d2 += excess * excess;
+  s = dx * e1x + dy * e1y + dz * e1z;
+  excess = s > h1 ? s - h1 : s < -h1 ? -h1 - s : 0;
+  d2 += excess * excess;
+  s = dx * e2x + dy * e2y + dz * e2z;
+  excess = s > h2 ? s - h2 : s < -h2 ? -h2 - s : 0;
+  d2 += excess * excess;
+  return d2;
+}
+
+function traverseHybrid(a: HybridTree, b: HybridTree): void {
+  const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
+  const SA = a.spheres, SB = b.spheres, sphA = a.sphereOf, sphB = b.sphereOf;
+  const eta = Q.eta;
+  const C = nodeCache;
+  let boxTests = 0;
+  let sp = 0;
+  stack[sp++] = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const j = stack[--sp];
+    const i = stack[--sp];
+    const c = j * NODE_CACHE_STRIDE;
+    const sb = sphB[j], sa = sphA[i];
+    if (nodeStamp[j] !== epoch) {
+      mapObbNode(BB, j);
+      if (sb >= 0) {
+        const o = sb * SPHERE_STRIDE, x = SB[o], y = SB[o + 1], z = SB[o + 2];
+        C[c + 12] = M[0] * x + M[1] * y + M[2] * z + M[9];
+        C[c + 13] = M[3] * x + M[4] * y + M[5] * z + M[10];
+        C[c + 14] = M[6] * x + M[7] * y + M[8] * z + M[11];
+      }
+    }
+    boxTests++;
+    let sizeA: number, sizeB: number;
+    const oa = i * OBB_STRIDE, ob = j * OBB_STRIDE;
+    if (sa >= 0 && sb >= 0) {
+      const o = sa * SPHERE_STRIDE;
+      const dx = C[c + 12] - SA[o], dy = C[c + 13] - SA[o + 1], dz = C[c + 14] - SA[o + 2];
+      const r = SA[o + 3] + SB[sb * SPHERE_STRIDE + 3] + eta;
+      if (dx * dx + dy * dy + dz * dz > r * r) continue;
+      sizeA = SA[o + 3];
+      sizeB = SB[sb * SPHERE_STRIDE + 3];
+    } else if (sa >= 0) {
+      // A's sphere against B's box (mapped into A's frame).
+      const o = sa * SPHERE_STRIDE;
+      const r = SA[o + 3] + eta;
+      const d2 = pointBoxDistance2(
+        SA[o], SA[o + 1], SA[o + 2], C[c], C[c + 1], C[c + 2], BB[ob + 3], BB[ob + 4], BB[ob + 5],
+        C[c + 3], C[c + 4], C[c + 5], C[c + 6], C[c + 7], C[c + 8], C[c + 9], C[c + 10], C[c + 11],
+      );
+      if (d2 > r * r) continue;
+      sizeA = SA[o + 3];
+      sizeB = BB[ob + 3];
+    } else if (sb >= 0) {
+      // B's sphere (mapped) against A's box.
+      const r = SB[sb * SPHERE_STRIDE + 3] + eta;
+      const d2 = pointBoxDistance2(
+        C[c + 12], C[c + 13], C[c + 14], AB[oa], AB[oa + 1], AB[oa + 2], AB[oa + 3], AB[oa + 4], AB[oa + 5],
+        AB[oa + 6], AB[oa + 7], AB[oa + 8], AB[oa + 9], AB[oa + 10], AB[oa + 11], AB[oa + 12], AB[oa + 13], AB[oa + 14],
+      );
+      if (d2 > r * r) continue;
+      sizeA = AB[oa + 3];
+      sizeB = SB[sb * SPHERE_STRIDE + 3];
+    } else {
+      if (obbDisjoint(AB, BB, i, j, eta)) continue;
+      sizeA = AB[oa + 3];
+      sizeB = BB[ob + 3];
+    }
+    const aCount = NA[2 * i + 1], bCount = NB[2 * j + 1];
+    if (aCount > 0 && bCount > 0) {
+      if (leafPair(a, b, NA[2 * i], aCount, NB[2 * j], bCount)) break;
+      continue;
+    }
+    if (sp + 4 > stack.length) growStack();
+    if (aCount > 0 || (bCount === 0 && sizeB > sizeA)) {
+      stack[sp++] = i; stack[sp++] = NB[2 * j];
+      stack[sp++] = i; stack[sp++] = j + 1;
+    } else {
+      stack[sp++] = NA[2 * i]; stack[sp++] = j;
+      stack[sp++] = i + 1; stack[sp++] = j;
+    }
+  }
+  Q.boxTests += boxTests;
+}
+
+// ------------------------------------------------------------------------------------------------
+
+/** Dispatches on the trees' kind (both must be of the same kind). */
+export function collide(a: BvTree, b: BvTree, transform: RigidTransform, mode: CollideMode): CollideResult {
+  if (a.kind === 'obb' && b.kind === 'obb') return collideObb(a, b, transform, mode);
+  if (a.kind === 'aabb' && b.kind === 'aabb') return collideAabb(a, b, transform, mode);
+  if (a.kind === 'hybrid' && b.kind === 'hybrid') return collideHybrid(a, b, transform, mode);
+  throw new TypeError(`both trees must be of one kind (got ${a.kind} and ${b.kind})`);
+}

@@ -1,0 +1,149 @@
+/**
+ * Eigen-decomposition of a symmetric 3×3 matrix (the covariance matrices of box fitting).
+ *
+ * Closed form: the eigenvalues from the characteristic cubic by the trigonometric method
+ * (O. K. Smith, "Eigenvalues of a symmetric 3 × 3 matrix", CACM 1961), then an eigenvector of the
+ * best-separated eigenvalue as the longest cross product of two rows of A − λI, then the second
+ * from the 2×2 problem in the plane orthogonal to it, and the third as their cross product. The
+ * result is always a right-handed orthonormal frame; repeated eigenvalues (flat or collinear
+ * groups) yield some orthonormal frame of the eigenspace, which is all box fitting needs.
+ */
+
+const V = new Float64Array(3);
+
+/**
+ * Input: the six unique entries (a00, a01, a02, a11, a12, a22). Output (into `out`, length 12):
+ * eigenvalues at 0..2 in decreasing order, then the matching unit eigenvectors at 3..5, 6..8,
+ * 9..11.
+ */
+export function symmetricEigen3(
+  a00: number, a01: number, a02: number, a11: number, a12: number, a22: number,
+  out: Float64Array,
+): void {
+  // Scale for range safety.
+  const s = Math.max(Math.abs(a00), Math.abs(a01), Math.abs(a02), Math.abs(a11), Math.abs(a12), Math.abs(a22));
+  if (!(s > 0) || !Number.isFinite(s)) {
+    out.fill(0, 0, 12);
+    out[3] = 1; out[7] = 1; out[11] = 1;
+    return;
+  }
+  a00 /= s; a01 /= s; a02 /= s; a11 /= s; a12 /= s; a22 /= s;
+  // Eigenvalues: A = q I + p B with B of trace 0, det(B) / 2 = cos(3φ).
+  const q = (a00 + a11 + a22) / 3;
+  const off = a01 * a01 + a02 * a02 + a12 * a12;
+  const b00 = a00 - q, b11 = a11 - q, b22 = a22 - q;
+  const p2 = (b00 * b00 + b11 * b11 + b22 * b22 + 2 * off) / 6;
+  let l0: number, l1: number, l2: number;
+  if (p2 <= 1e-30) {
+    l0 = l1 = l2 = q;
+  } else {
+    const p = Math.sqrt(p2);
+    const det = b00 * (b11 * b22 - a12 * a12) - a01 * (a01 * b22 - a12 * a02) + a02 * (a01 * a12 - b11 * a02);
+    let r = det / (2 * p2 * p);
+    r = r <= -1 ? -1 : r >= 1 ? 1 : r;
+    const phi = Math.acos(r) / 3;
+    l0 = q + 2 * p * Math.cos(phi);
+    l2 = q + 2 * p * Math.cos(phi + (2 * Math.PI) / 3);
+    l1 = 3 * q - l0 - l2;
+    if (l1 > l0) l1 = l0;
+    if (l1 < l2) l1 = l2;
+  }
+  out[0] = l0 * s; out[1] = l1 * s; out[2] = l2 * s;
+
+  // First eigenvector: of the eigenvalue farther from the middle one.
+  const firstIsLargest = l0 - l1 >= l1 - l2;
+  eigenvectorOf(a00, a01, a02, a11, a12, a22, firstIsLargest ? l0 : l2);
+  const ux = V[0], uy = V[1], uz = V[2];
+  // Orthonormal basis (w, x) of the plane orthogonal to u.
+  let wx: number, wy: number, wz: number;
+  if (Math.abs(ux) > Math.abs(uy)) {
+    const inv = 1 / Math.sqrt(ux * ux + uz * uz);
+    wx = -uz * inv; wy = 0; wz = ux * inv;
+  } else {
+    const inv = 1 / Math.sqrt(uy * uy + uz * uz);
+    wx = 0; wy = uz * inv; wz = -uy * inv;
+  }
+  const xx = uy * wz - uz * wy, xy = uz * wx - ux * wz, xz = ux * wy - uy * wx;
+  // The 2×2 restriction of A to span(w, x): [[m00, m01], [m01, m11]].
+  const Awx = a00 * wx + a01 * wy + a02 * wz, Awy = a01 * wx + a11 * wy + a12 * wz, Awz = a02 * wx + a12 * wy + a22 * wz;
+  const Axx = a00 * xx + a01 * xy + a02 * xz, Axy = a01 * xx + a11 * xy + a12 * xz, Axz = a02 * xx + a12 * xy + a22 * xz;
+  const m00 = wx * Awx + wy * Awy + wz * Awz;
+  const m01 = xx * Awx + xy * Awy + xz * Awz;
+  const m11 = xx * Axx + xy * Axy + xz * Axz;
+  // Eigenvector of the larger 2×2 eigenvalue: angle θ with tan 2θ = 2 m01 / (m00 − m11).
+  const theta = 0.5 * Math.atan2(2 * m01, m00 - m11);
+  const c = Math.cos(theta), sn = Math.sin(theta);
+  const vx = c * wx + sn * xx, vy = c * wy + sn * xy, vz = c * wz + sn * xz; // larger of the two
+  if (firstIsLargest) {
+    out[3] = ux; out[4] = uy; out[5] = uz;
+    out[6] = vx; out[7] = vy; out[8] = vz;
+  } else {
+    out[3] = vx; out[4] = vy; out[5] = vz;
+    out[6] = -sn * wx + c * xx; out[7] = -sn * wy + c * xy; out[8] = -sn * wz + c * xz;
+  }
+  out[9] = out[4] * out[8] - out[5] * out[7];
+  out[10] = out[5] * out[6] - out[3] * out[8];
+  out[11] = out[3] * out[7] - out[4] * out[6];
+}
+
+/** Unit eigenvector of λ into V: the longest cross product of two rows of A − λI. */
+function eigenvectorOf(a00: number, a01: number, a02: number, a11: number, a12: number, a22: number, l: number): void {
+  const r00 = a00 - l, r11 = a11 - l, r22 = a22 - l;
+  // rows: (r00, a01, a02), (a01, r11, a12), (a02, a12, r22)
+  const c0x = a01 * a12 - a02 * r11, c0y = a02 * a01 - r00 * a12, c0z = r00 * r11 - a01 * a01;
+  const c1x = a01 * r22 - a02 * a12, c1y = a02 * a02 - r00 * r22, c1z = r00 * a12 - a01 * a02;
+  const c2x = r11 * r22 - a12 * a12, c2y = a12 * a02 - a01 * r22, c2z = a01 * a12 - r11 * a02;
+  const n0 = c0x * c0x + c0y * c0y + c0z * c0z;
+  const n1 = c1x * c1x + c1y * c1y + c1z * c1z;
+  const n2 = c2x * c2x + c2y * c2y + c2z * c2z;
+  if (n0 >= n1 && n0 >= n2 && n0 > 0) { const k = 1 / Math.sqrt(n0); V[0] = c0x * k; V[1] = c0y * k; V[2] = c0z * k; return; }
+  if (n1 >= n2 && n1 > 0) { const k = 1 / Math.sqrt(n1); V[0] = c1x * k; V[1] = c1y * k; V[2] = c1z * k; return; }
+  if (n2 > 0) { const k = 1 / Math.sqrt(n2); V[0] = c2x * k; V[1] = c2y * k; V[2] = c2z * k; return; }
+  // A − λI has rank ≤ 1: any unit vector orthogonal to its nonzero row, or any vector at all.
+  const rx = Math.abs(r00) + Math.abs(a01) + Math.abs(a02) >= Math.abs(a01) + Math.abs(r11) + Math.abs(a12);
+  let x = rx ? r00 : a01, y = rx ? a01 : r11, z = rx ? a02 : a12;
+  if (Math.abs(a02) + Math.abs(a12) + Math.abs(r22) > Math.abs(x) + Math.abs(y) + Math.abs(z)) { x = a02; y = a12; z = r22; }
+  if (x === 0 && y === 0 && z === 0) { V[0] = 1; V[1] = 0; V[2] = 0; return; }
+  // perpendicular to (x, y, z)
+  let px: number, py: number, pz: number;
+  if (Math.abs(x) <= Math.abs(y) && Math.abs(x) <= Math.abs(z)) { px = 0; py = z; pz = -y; }
+  else if (Math.abs(y) <= Math.abs(z)) { px = -z; py = 0; pz = x; }
+  else { px = y; py = -x; pz = 0; }
+  const k = 1 / Math.sqrt(px * px + py * py + pz * pz);
+  V[0] = px * k; V[1] = py * k; V[2] = pz * k;
+}
+
+/**
+ * Makes out[o..o+2] a unit vector, out[o+3..o+5] a unit vector orthogonal to it (Gram–Schmidt),
+ * and writes their cross product to out[o+6..o+8]: a right-handed orthonormal frame to rounding.
+ * Degenerate inputs (zero or parallel vectors) are completed with arbitrary perpendiculars.
+ */
+export function orthonormalFrame(out: Float64Array, o: number): void {
+  let ax = out[o], ay = out[o + 1], az = out[o + 2];
+  let len = Math.sqrt(ax * ax + ay * ay + az * az);
+  if (!(len > 0) || !Number.isFinite(len)) { ax = 1; ay = 0; az = 0; len = 1; }
+  ax /= len; ay /= len; az /= len;
+  let bx = out[o + 3], by = out[o + 4], bz = out[o + 5];
+  let d = ax * bx + ay * by + az * bz;
+  bx -= d * ax; by -= d * ay; bz -= d * az;
+  len = Math.sqrt(bx * bx + by * by + bz * bz);
+  if (!(len > 1e-8 * Math.sqrt(out[o + 3] * out[o + 3] + out[o + 4] * out[o + 4] + out[o + 5] * out[o + 5])) || !Number.isFinite(len)) {
+    // Any vector perpendicular to a: cross a with the coordinate axis it is least aligned with.
+    const x = Math.abs(ax), y = Math.abs(ay), z = Math.abs(az);
+    if (x <= y && x <= z) { bx = 0; by = az; bz = -ay; }
+    else if (y <= z) { bx = -az; by = 0; bz = ax; }
+    else { bx = ay; by = -ax; bz = 0; }
+    len = Math.sqrt(bx * bx + by * by + bz * bz);
+  }
+  bx /= len; by /= len; bz /= len;
+  // One more Gram–Schmidt pass keeps the pair orthogonal to rounding.
+  d = ax * bx + ay * by + az * bz;
+  bx -= d * ax; by -= d * ay; bz -= d * az;
+  len = Math.sqrt(bx * bx + by * by + bz * bz);
+  bx /= len; by /= len; bz /= len;
+  out[o] = ax; out[o + 1] = ay; out[o + 2] = az;
+  out[o + 3] = bx; out[o + 4] = by; out[o + 5] = bz;
+  out[o + 6] = ay * bz - az * by;
+  out[o + 7] = az * bx - ax * bz;
+  out[o + 8] = ax * by - ay * bx;
+}

@@ -1,0 +1,184 @@
+/**
+ * The triangle mesh every part of the engine works on: flat typed arrays, no per-triangle objects.
+ *
+ * positions: Float64Array, x y z per vertex, in millimetres.
+ * indices:   Uint32Array, three vertex indices per triangle; triangle i is indices[3i..3i+2].
+ *
+ * Triangle indices are the mesh's own order (the order the importer produced); trees keep a map
+ * back to them so results always speak of original triangle numbers.
+ */
+import { orient2d } from './predicates.js';
+
+export interface TriangleMesh {
+  readonly positions: Float64Array;
+  readonly indices: Uint32Array;
+  readonly vertexCount: number;
+  readonly triangleCount: number;
+}
+
+/** What validation found besides errors. */
+export interface MeshReport {
+  readonly triangleCount: number;
+  readonly vertexCount: number;
+  /** Triangles of exactly zero area (collinear or repeated vertices). They are kept. */
+  readonly zeroAreaTriangles: number;
+  /** The first few zero-area triangle indices, for messages. */
+  readonly zeroAreaSample: readonly number[];
+  /** Largest |coordinate| over vertices used by triangles. */
+  readonly maxAbsCoordinate: number;
+  readonly min: readonly [number, number, number];
+  readonly max: readonly [number, number, number];
+}
+
+export type MeshErrorCode = 'empty' | 'bad-length' | 'non-finite-coordinate' | 'index-out-of-range' | 'too-large';
+
+/** A mesh that cannot be used, with the offending vertex or triangle index. */
+export class MeshError extends Error {
+  override readonly name = 'MeshError';
+  constructor(
+    readonly code: MeshErrorCode,
+    message: string,
+    /** Vertex index for coordinate errors, triangle index for index errors, else -1. */
+    readonly index: number = -1,
+  ) {
+    super(message);
+  }
+}
+
+/** Largest triangle count one mesh may have (node indices are 32-bit). */
+export const MAX_TRIANGLES = 0x3fffffff;
+
+const ZERO_AREA_SAMPLE = 16;
+
+/**
+ * Checks a mesh's arrays and reports its zero-area triangles. Throws MeshError naming the first
+ * offending vertex (non-finite coordinate) or triangle (index out of range).
+ */
+export function validateMesh(positions: Float64Array, indices: Uint32Array): MeshReport {
+  if (positions.length % 3 !== 0) {
+    throw new MeshError('bad-length', `positions length ${positions.length} is not a multiple of 3`);
+  }
+  if (indices.length % 3 !== 0) {
+    throw new MeshError('bad-length', `indices length ${indices.length} is not a multiple of 3`);
+  }
+  const vertexCount = positions.length / 3;
+  const triangleCount = indices.length / 3;
+  if (triangleCount === 0) throw new MeshError('empty', 'mesh has no triangles');
+  if (triangleCount > MAX_TRIANGLES) {
+    throw new MeshError('too-large', `mesh has ${triangleCount} triangles; at most ${MAX_TRIANGLES} are supported`);
+  }
+  for (let t = 0; t < triangleCount; t++) {
+    const a = indices[3 * t], b = indices[3 * t + 1], c = indices[3 * t + 2];
+    if (a >= vertexCount || b >= vertexCount || c >= vertexCount) {
+      const bad = a >= vertexCount ? a : b >= vertexCount ? b : c;
+      throw new MeshError(
+        'index-out-of-range',
+        `triangle ${t} refers to vertex ${bad}, but the mesh has ${vertexCount} vertices`,
+        t,
+      );
+    }
+  }
+  let minX = Infinity, minY = Infinity, minZ = Infinity;
+  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  for (let v = 0; v < vertexCount; v++) {
+    const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) {
+      throw new MeshError(
+        'non-finite-coordinate',
+        `vertex ${v} has a non-finite coordinate (${x}, ${y}, ${z})`,
+        v,
+      );
+    }
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+  }
+  let zeroArea = 0;
+  const sample: number[] = [];
+  for (let t = 0; t < triangleCount; t++) {
+    if (isZeroAreaTriangle(positions, indices, t)) {
+      zeroArea++;
+      if (sample.length < ZERO_AREA_SAMPLE) sample.push(t);
+    }
+  }
+  const maxAbs = Math.max(-minX, maxX, -minY, maxY, -minZ, maxZ);
+  return {
+    triangleCount,
+    vertexCount,
+    zeroAreaTriangles: zeroArea,
+    zeroAreaSample: sample,
+    maxAbsCoordinate: maxAbs,
+    min: [minX, minY, minZ],
+    max: [maxX, maxY, maxZ],
+  };
+}
+
+/** Exactly zero area: the three vertices are collinear (all three projections have zero area). */
+export function isZeroAreaTriangle(positions: Float64Array, indices: Uint32Array, t: number): boolean {
+  const a = 3 * indices[3 * t], b = 3 * indices[3 * t + 1], c = 3 * indices[3 * t + 2];
+  const P = positions;
+  return (
+    orient2d(P[a], P[a + 1], P[b], P[b + 1], P[c], P[c + 1]) === 0 &&
+    orient2d(P[a + 1], P[a + 2], P[b + 1], P[b + 2], P[c + 1], P[c + 2]) === 0 &&
+    orient2d(P[a + 2], P[a], P[b + 2], P[b], P[c + 2], P[c]) === 0
+  );
+}
+
+/** A validated mesh plus its report. Throws MeshError on invalid input. */
+export function createMesh(positions: Float64Array, indices: Uint32Array): TriangleMesh & { readonly report: MeshReport } {
+  const report = validateMesh(positions, indices);
+  return { positions, indices, vertexCount: report.vertexCount, triangleCount: report.triangleCount, report };
+}
+
+/**
+ * Merges vertices with exactly equal coordinates (−0 equals 0), keeping triangle order and the
+ * first occurrence's vertex order. Linear time (open-addressing hash on the coordinate bits).
+ */
+export function weldVertices(positions: Float64Array, indices?: Uint32Array): { positions: Float64Array; indices: Uint32Array } {
+  const n = positions.length / 3;
+  let size = 16;
+  while (size < n * 2) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size).fill(-1);
+  const remap = new Uint32Array(n);
+  const out = new Float64Array(positions.length);
+  const f = new Float64Array(1);
+  const u = new Uint32Array(f.buffer);
+  let count = 0;
+  for (let v = 0; v < n; v++) {
+    const x = positions[3 * v] + 0, y = positions[3 * v + 1] + 0, z = positions[3 * v + 2] + 0; // + 0 turns −0 into 0
+    let h = 0x811c9dc5;
+    f[0] = x; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
+    f[0] = y; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
+    f[0] = z; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
+    h ^= h >>> 15;
+    let slot = h & mask;
+    for (;;) {
+      const w = table[slot];
+      if (w < 0) {
+        table[slot] = count;
+        out[3 * count] = x; out[3 * count + 1] = y; out[3 * count + 2] = z;
+        remap[v] = count++;
+        break;
+      }
+      if (out[3 * w] === x && out[3 * w + 1] === y && out[3 * w + 2] === z) {
+        remap[v] = w;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+  const srcIdx = indices ?? identityIndices(n);
+  const idx = new Uint32Array(srcIdx.length);
+  for (let i = 0; i < srcIdx.length; i++) idx[i] = remap[srcIdx[i]];
+  return { positions: out.slice(0, 3 * count), indices: idx };
+}
+
+function identityIndices(n: number): Uint32Array {
+  const a = new Uint32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
