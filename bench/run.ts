@@ -1,0 +1,381 @@
+// `npm run bench`: runs the registered strategies over the shared mesh-vs-mesh scenarios following
+// the runner protocol of ../shared/bench/README.md, prints one JSON line per scenario × strategy,
+// then a human-readable table.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { perPoseHash, median, renderReport, round } from './report';
+import type { BenchRecord, ScenarioSummary } from './report';
+import { BenchInputError, cloneMesh, loadPeers, loadScenarios, meshPath, readStlFile } from './scenarios';
+import type { PeerScenario, Scenario } from './scenarios';
+import { ENGINE_IMPL, optInStrategies, strategies, strategyName } from './strategies';
+import type { PreparedMesh, StrategyRun } from './strategies';
+
+const HELP = `Usage: npm run bench -- [options]      (or: npx tsx bench/run.ts [options])
+
+Runs every selected strategy on every selected scenario of the shared mesh-vs-mesh benchmark
+(protocol: ../shared/bench/README.md). For each scenario × strategy it prints one JSON object on its
+own line to stdout; after all of them, unless --json-only, a human-readable table follows on stdout.
+Progress notes go to stderr.
+
+Options:
+  --scenarios PATH     scenarios.json to read; meshes and peers.json resolve relative to its
+                       folder (default: ../shared/bench/scenarios.json from the current directory)
+  --scenario NAME      run only this scenario (repeatable; default: all)
+  --strategy NAME      run only this strategy (repeatable; default: all registered). Names:
+                       the engine's variants (e.g. obb, aabb, hybrid; 'interfere' selects them
+                       all) and peers as impl/variant (three-mesh-bvh/default, three-mesh-bvh/sah,
+                       three-mesh-bvh/leaf1; 'three-mesh-bvh' selects all its variants)
+  --reps N             in-process repetitions: rebuild both trees and rerun every pose; medians
+                       are reported (default: 3)
+  --warmup N           untimed rounds before the reps, each a build of both trees and up to 8
+                       evenly spaced poses, so that every strategy is timed after the JIT has
+                       compiled it (default: 1; 0 times cold code)
+  --pose-stride S      run only poses 0, S, 2S, … (counts are then checked pose by pose against
+                       peers.json's per-pose exact counts)
+  --dump-pairs FILE --pose K
+                       instead of timing, write the sorted "iA iB" pairs of pose K (index into
+                       the scenario's full pose list) of the one selected scenario to FILE; with
+                       several strategies selected, FILE gets a per-strategy suffix
+  --json-only          print only the JSON lines (stdout stays machine-readable)
+  --help               this text
+
+JSON fields: impl, variant, version, scenario, query, triangles [nA, nB], poses (number run), reps,
+build_ms, query_ms (medians over reps; build = both trees from in-memory triangles, query = all
+poses), build_ms_all, query_ms_all, contacts, per_pose, per_pose_hash (FNV-1a 32-bit of the
+per-pose counts joined by ','), per_pose_ms (fastest rep), peak_rss_mb (peak RSS of this process so
+far: all strategies share one process), model_bytes, model_bytes_per_tri, model_bytes_note, and
+also box_tests and tri_tests (one run over all poses; null when not counted) and exact_contacts_ok
+(vs peers.json's exact counts; null without a reference).
+
+Table: per scenario, build and query ms, contacts (✓/✗ against the exact count), box and triangle
+tests, model bytes per triangle, and query/build time ratios to the fastest three-mesh-bvh variant
+run on that scenario; peers.json's RAPID, PQP and FCL figures (measured on another run) beside them,
+related through the same three-mesh-bvh variant; geomeans over the timed scenarios at the end.
+Scenarios with "timing": false (boxes-touching) report counts only.
+
+Exit status: 0 when every engine strategy ('${ENGINE_IMPL}') matches the exact contacts, 1 when one does
+not (peers that differ are reported but do not fail the run), 2 on a usage or input error.`;
+
+interface Options {
+  scenariosPath: string;
+  scenarioNames: string[];
+  strategyNames: string[];
+  reps: number;
+  warmup: number;
+  poseStride: number;
+  dumpPairs: string | null;
+  pose: number | null;
+  jsonOnly: boolean;
+  help: boolean;
+}
+
+class UsageError extends Error {}
+
+function positiveInt(flag: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min) throw new UsageError(`${flag} needs an integer ≥ ${min}, got '${text}'`);
+  return Number(text);
+}
+
+function parseOptions(argv: string[]): Options {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        scenarios: { type: 'string' },
+        scenario: { type: 'string', multiple: true },
+        strategy: { type: 'string', multiple: true },
+        reps: { type: 'string' },
+        warmup: { type: 'string' },
+        'pose-stride': { type: 'string' },
+        'dump-pairs': { type: 'string' },
+        pose: { type: 'string' },
+        'json-only': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const dumpPairs = values['dump-pairs'] ?? null;
+  const pose = positiveInt('--pose', values.pose, 0) ?? null;
+  if ((dumpPairs === null) !== (pose === null)) throw new UsageError('--dump-pairs FILE and --pose K go together');
+  return {
+    scenariosPath: path.resolve(process.cwd(), values.scenarios ?? '../shared/bench/scenarios.json'),
+    scenarioNames: values.scenario ?? [],
+    strategyNames: values.strategy ?? [],
+    reps: positiveInt('--reps', values.reps, 1) ?? 3,
+    warmup: positiveInt('--warmup', values.warmup, 0) ?? 1,
+    poseStride: positiveInt('--pose-stride', values['pose-stride'], 1) ?? 1,
+    dumpPairs,
+    pose,
+    jsonOnly: values['json-only'] ?? false,
+    help: values.help ?? false,
+  };
+}
+
+function selectStrategies(names: string[]): StrategyRun[] {
+  if (names.length === 0) return strategies;
+  const picked = new Set<StrategyRun>();
+  const all = [...strategies, ...optInStrategies];
+  for (const name of names) {
+    const hits = all.filter(
+      (s) =>
+        strategyName(s) === name ||
+        `${s.impl}/${s.variant}` === name ||
+        (s.impl === name && !optInStrategies.includes(s)),
+    );
+    if (hits.length === 0) {
+      throw new UsageError(`unknown strategy '${name}'; registered: ${all.map(strategyName).join(', ')}`);
+    }
+    for (const s of hits) picked.add(s);
+  }
+  // Keep registry order.
+  return all.filter((s) => picked.has(s));
+}
+
+function selectScenarios(all: Scenario[], names: string[]): Scenario[] {
+  if (names.length === 0) return all;
+  for (const name of names) {
+    if (!all.some((s) => s.name === name)) {
+      throw new UsageError(`unknown scenario '${name}'; available: ${all.map((s) => s.name).join(', ')}`);
+    }
+  }
+  return all.filter((s) => names.includes(s.name));
+}
+
+function note(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/** Both meshes of a scenario, parsed once; meshB never shares arrays with meshA. */
+function loadMeshes(file: ReturnType<typeof loadScenarios>, s: Scenario): [PreparedMesh, PreparedMesh] {
+  const a = readStlFile(meshPath(file, s.meshA));
+  const b = s.meshB === s.meshA ? cloneMesh(a) : readStlFile(meshPath(file, s.meshB));
+  return [a, b];
+}
+
+function sameCounts(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** Agreement of the counts of the poses run with the exact reference; null without one. */
+function checkExact(perPose: number[], poseIndices: number[], total: number, exact: PeerScenario | undefined): boolean | null {
+  if (!exact || exact.perPose.length !== total) return null;
+  if (poseIndices.length === total) {
+    const contacts = perPose.reduce((a, b) => a + b, 0);
+    return contacts === exact.exactContacts && perPoseHash(perPose) === exact.perPoseHash && sameCounts(perPose, exact.perPose);
+  }
+  return perPose.every((count, j) => count === exact.perPose[poseIndices[j]]);
+}
+
+function runOne(
+  strategy: StrategyRun,
+  scenario: Scenario,
+  meshA: PreparedMesh,
+  meshB: PreparedMesh,
+  poseIndices: number[],
+  reps: number,
+  warmup: number,
+  exact: PeerScenario | undefined,
+): BenchRecord {
+  const poses = poseIndices.map((k) => scenario.poses[k]);
+  // Untimed warm-up: a build and a few evenly spaced poses.
+  const warmPoses = poses.filter((_, j) => j % Math.max(1, Math.ceil(poses.length / 8)) === 0);
+  for (let w = 0; w < warmup; w++) {
+    const state: unknown = strategy.build(meshA, meshB);
+    for (const pose of warmPoses) strategy.query(state, pose, scenario.query);
+  }
+  const buildAll: number[] = [];
+  const queryAll: number[] = [];
+  let counts: number[] = [];
+  let consistent = true;
+  let fastestPerPose: number[] = [];
+  let boxTests: number | null = null;
+  let triTests: number | null = null;
+  let model = { bytes: 0, note: '' };
+
+  for (let rep = 0; rep < reps; rep++) {
+    const b0 = performance.now();
+    const state: unknown = strategy.build(meshA, meshB);
+    const b1 = performance.now();
+
+    const repCounts = new Array<number>(poses.length);
+    const perPoseMs = new Array<number>(poses.length);
+    let box: number | null = 0;
+    let tri: number | null = 0;
+    const q0 = performance.now();
+    let prev = q0;
+    for (let j = 0; j < poses.length; j++) {
+      const result = strategy.query(state, poses[j], scenario.query);
+      const now = performance.now();
+      perPoseMs[j] = now - prev;
+      prev = now;
+      repCounts[j] = result.count;
+      box = box === null || result.boxTests === undefined ? null : box + result.boxTests;
+      tri = tri === null || result.triTests === undefined ? null : tri + result.triTests;
+    }
+    const queryMs = prev - q0;
+
+    buildAll.push(b1 - b0);
+    queryAll.push(queryMs);
+    if (rep === 0) {
+      counts = repCounts;
+      boxTests = box;
+      triTests = tri;
+    } else if (!sameCounts(counts, repCounts)) {
+      consistent = false;
+      note(`warning: ${strategyName(strategy)} on ${scenario.name}: rep ${rep} gave different per-pose counts than rep 0`);
+    }
+    if (queryMs <= Math.min(...queryAll)) fastestPerPose = perPoseMs;
+    if (rep === reps - 1) model = strategy.modelBytes(state);
+  }
+
+  if (scenario.query === 'any' && counts.some((c) => c !== 0 && c !== 1)) {
+    throw new Error(`${strategyName(strategy)} on ${scenario.name}: an 'any' query must count 0 or 1`);
+  }
+  const contacts = counts.reduce((a, b) => a + b, 0);
+  const exactOk = checkExact(counts, poseIndices, scenario.poses.length, exact);
+  const triangles: [number, number] = [meshA.triangleCount, meshB.triangleCount];
+  return {
+    impl: strategy.impl,
+    variant: strategy.variant,
+    version: strategy.version,
+    scenario: scenario.name,
+    query: scenario.query,
+    triangles,
+    poses: poses.length,
+    reps,
+    build_ms: round(median(buildAll), 3),
+    query_ms: round(median(queryAll), 3),
+    build_ms_all: buildAll.map((v) => round(v, 3)),
+    query_ms_all: queryAll.map((v) => round(v, 3)),
+    contacts,
+    per_pose: counts,
+    per_pose_hash: perPoseHash(counts),
+    per_pose_ms: fastestPerPose.map((v) => round(v, 4)),
+    peak_rss_mb: round(process.resourceUsage().maxRSS / 1024, 1),
+    model_bytes: model.bytes,
+    model_bytes_per_tri: round(model.bytes / (triangles[0] + triangles[1]), 1),
+    model_bytes_note: model.note,
+    box_tests: boxTests,
+    tri_tests: triTests,
+    exact_contacts_ok: exactOk === null ? null : exactOk && consistent,
+  };
+}
+
+function dumpPairs(
+  file: string,
+  pose: number,
+  selected: StrategyRun[],
+  scenario: Scenario,
+  meshes: [PreparedMesh, PreparedMesh],
+  exact: PeerScenario | undefined,
+): boolean {
+  if (pose >= scenario.poses.length) {
+    throw new UsageError(`--pose ${pose}: ${scenario.name} has poses 0…${scenario.poses.length - 1}`);
+  }
+  const able = selected.filter((s) => s.pairs);
+  if (able.length === 0) throw new UsageError('none of the selected strategies can list pairs');
+  let ok = true;
+  for (const strategy of able) {
+    const state = strategy.build(meshes[0], meshes[1]);
+    const flat = strategy.pairs?.(state, scenario.poses[pose]) ?? new Uint32Array(0);
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i], flat[i + 1]]);
+    pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    let target = path.resolve(file);
+    if (able.length > 1) {
+      const ext = path.extname(target);
+      target = `${target.slice(0, target.length - ext.length)}.${strategyName(strategy).replace(/\//g, '-')}${ext}`;
+    }
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, pairs.map((p) => `${p[0]} ${p[1]}\n`).join(''));
+    const want = exact?.perPose[pose];
+    const good = want === undefined ? null : want === pairs.length;
+    if (good === false && strategy.impl === ENGINE_IMPL) ok = false;
+    note(
+      `${strategyName(strategy)} on ${scenario.name} pose ${pose}: ${pairs.length} pairs` +
+        `${want === undefined ? '' : ` (exact ${want} ${good ? '✓' : '✗'})`} → ${target}`,
+    );
+  }
+  return ok;
+}
+
+function main(argv: string[]): number {
+  const opts = parseOptions(argv);
+  if (opts.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const file = loadScenarios(opts.scenariosPath);
+  const peers = loadPeers(file);
+  if (!peers) note(`note: no peers.json next to ${file.file}; contacts are not checked`);
+  const exactByName = new Map((peers?.scenarios ?? []).map((p) => [p.name, p]));
+  const selectedScenarios = selectScenarios(file.scenarios, opts.scenarioNames);
+  const selectedStrategies = selectStrategies(opts.strategyNames);
+  if (selectedStrategies.length === 0) throw new UsageError('no strategy is registered');
+
+  if (opts.dumpPairs !== null && opts.pose !== null) {
+    if (selectedScenarios.length !== 1) throw new UsageError('--dump-pairs needs exactly one --scenario');
+    const s = selectedScenarios[0];
+    return dumpPairs(opts.dumpPairs, opts.pose, selectedStrategies, s, loadMeshes(file, s), exactByName.get(s.name)) ? 0 : 1;
+  }
+
+  const records: BenchRecord[] = [];
+  const summaries: ScenarioSummary[] = [];
+  for (const s of selectedScenarios) {
+    const t0 = performance.now();
+    const meshes = loadMeshes(file, s);
+    note(
+      `${s.name}: ${meshes[0].triangleCount} × ${meshes[1].triangleCount} triangles parsed in ` +
+        `${(performance.now() - t0).toFixed(0)} ms`,
+    );
+    const poseIndices: number[] = [];
+    for (let k = 0; k < s.poses.length; k += opts.poseStride) poseIndices.push(k);
+    summaries.push({
+      name: s.name,
+      query: s.query,
+      timing: s.timing,
+      poses: s.poses.length,
+      triangles: [meshes[0].triangleCount, meshes[1].triangleCount],
+      poseIndices,
+    });
+    for (const strategy of selectedStrategies) {
+      const record = runOne(strategy, s, meshes[0], meshes[1], poseIndices, opts.reps, opts.warmup, exactByName.get(s.name));
+      records.push(record);
+      process.stdout.write(`${JSON.stringify(record)}\n`);
+      note(
+        `  ${strategyName(strategy)}: build ${record.build_ms.toFixed(1)} ms, query ${record.query_ms.toFixed(1)} ms, ` +
+          `contacts ${record.contacts} ${record.exact_contacts_ok === null ? '' : record.exact_contacts_ok ? '✓' : '✗'}`,
+      );
+    }
+  }
+
+  if (!opts.jsonOnly) process.stdout.write(`${renderReport(records, summaries, peers)}\n`);
+  const failed = records.filter((r) => r.impl === ENGINE_IMPL && r.exact_contacts_ok === false);
+  if (failed.length > 0) {
+    note(`FAIL: engine contacts differ from the exact reference: ${failed.map((r) => `${strategyName(r)} on ${r.scenario}`).join(', ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (e) {
+  if (e instanceof UsageError) {
+    note(`bench: ${e.message} (see --help)`);
+  } else if (e instanceof BenchInputError) {
+    note(`bench: ${e.message}`);
+  } else {
+    note(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  }
+  process.exitCode = 2;
+}
