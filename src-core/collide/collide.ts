@@ -54,15 +54,15 @@ function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform, mode: Colli
   if (a.kind !== b.kind) throw new TypeError(`both trees must be of one kind (got ${a.kind} and ${b.kind})`);
   readRigidTransform(transform, M);
   busy = true;
+  // Stamps say which entries were filled in this query (stamp === epoch). Fresh arrays hold 0,
+  // which no query uses.
   if (nodeStamp.length < b.nodeCount) {
     nodeStamp = new Uint32Array(b.nodeCount);
     nodeCache = new Float64Array(NODE_CACHE_STRIDE * b.nodeCount);
-    epoch = 0;
   }
   if (vertStamp.length < b.vertexCount) {
     vertStamp = new Uint32Array(b.vertexCount);
     vertCache = new Float64Array(3 * b.vertexCount);
-    epoch = 0;
   }
   if (++epoch >= 0xffffffff) {
     nodeStamp.fill(0);
