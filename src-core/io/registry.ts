@@ -1,0 +1,111 @@
+/**
+ * The importers the application knows, and the choice of one for a file.
+ *
+ * Content decides: every importer sniffs the bytes and says how sure it is (0..1). A claim of 0.5
+ * or more wins (highest first; on a tie, the importer whose extension matches the file name, then
+ * registration order). The file name is only a hint: when nobody claims the file with confidence,
+ * the importer registered for its extension (if any) gets to read it and explain precisely what
+ * is wrong (a truncated binary STL named `.stl`); otherwise the file is of an unknown format.
+ */
+import { stlImporter } from './stl.js';
+import { ImportError, checkAborted, describeKnownFormat, fileExtension, isBlankFile, plural, unitScale } from './types.js';
+import type { ImportOptions, ImportResult, Importer } from './types.js';
+
+/** Sniff confidence from which a claim is decided by content alone. */
+export const CONFIDENT = 0.5;
+
+export interface Detection {
+  importer: Importer;
+  confidence: number;
+  /** The importer lists the file name's extension. */
+  extensionMatches: boolean;
+}
+
+export class ImporterRegistry {
+  private readonly list: Importer[] = [];
+
+  constructor(importers: readonly Importer[] = []) {
+    for (const importer of importers) this.register(importer);
+  }
+
+  /** Adds an importer; its id must be new. */
+  register(importer: Importer): this {
+    if (this.list.some((i) => i.id === importer.id)) throw new Error(`an importer with id '${importer.id}' is already registered`);
+    this.list.push(importer);
+    return this;
+  }
+
+  get importers(): readonly Importer[] {
+    return this.list;
+  }
+
+  /** Every extension any importer reads, lower case, without the dot (for file dialogs). */
+  extensions(): string[] {
+    return [...new Set(this.list.flatMap((i) => i.extensions))];
+  }
+
+  /** Every importer's claim on the bytes, best first (ties: extension match, then registration). */
+  rank(bytes: Uint8Array, fileName: string): Detection[] {
+    const ext = fileExtension(fileName);
+    const all = this.list.map((importer, order) => {
+      let confidence: number;
+      try {
+        confidence = importer.sniff(bytes);
+      } catch {
+        confidence = 0; // a sniffer that throws makes no claim
+      }
+      if (!(confidence > 0)) confidence = 0; // NaN and negatives too
+      return { importer, confidence: Math.min(confidence, 1), extensionMatches: ext !== '' && importer.extensions.includes(ext), order };
+    });
+    all.sort((a, b) =>
+      b.confidence - a.confidence || Number(b.extensionMatches) - Number(a.extensionMatches) || a.order - b.order);
+    return all.map(({ importer, confidence, extensionMatches }) => ({ importer, confidence, extensionMatches }));
+  }
+
+  /** The importer for these bytes, or null when no importer claims them (see the file comment). */
+  detect(bytes: Uint8Array, fileName: string): Detection | null {
+    const ranked = this.rank(bytes, fileName);
+    if (ranked.length > 0 && ranked[0].confidence >= CONFIDENT) return ranked[0];
+    return ranked.find((d) => d.extensionMatches) ?? null;
+  }
+
+  /** Like detect, but throws ImportError ('empty-file', 'unknown-format') instead of returning null. */
+  choose(bytes: Uint8Array, fileName: string): Importer {
+    if (bytes.length === 0) throw new ImportError('empty-file', fileName, 'the file is empty (0 bytes)');
+    if (isBlankFile(bytes)) {
+      throw new ImportError('empty-file', fileName, `the file holds only whitespace (${plural(bytes.length, 'byte')})`);
+    }
+    const found = this.detect(bytes, fileName);
+    if (found !== null) return found.importer;
+    throw new ImportError('unknown-format', fileName, this.unknownFormatProblem(bytes));
+  }
+
+  /** Chooses an importer by content and imports. Throws ImportError only. */
+  async import(bytes: Uint8Array, fileName: string, options: ImportOptions = {}): Promise<ImportResult> {
+    unitScale(options.units); // an unknown unit is the caller's mistake: RangeError, not ImportError
+    checkAborted(options.signal, fileName);
+    const importer = this.choose(bytes, fileName);
+    let result: ImportResult;
+    try {
+      result = await importer.import(bytes, fileName, options);
+    } catch (err) {
+      if (err instanceof ImportError) throw err;
+      const detail = err instanceof Error ? err.message : String(err);
+      throw new ImportError('parse-error', fileName, `${importer.label} import failed: ${detail}`, { cause: err });
+    }
+    if (result.bodies.length === 0) throw new ImportError('no-bodies', fileName, `the ${importer.label} file holds no bodies`);
+    return result;
+  }
+
+  private unknownFormatProblem(bytes: Uint8Array): string {
+    const supported = this.list.map((i) => i.label).join(', ') || 'none';
+    const known = describeKnownFormat(bytes);
+    if (known !== null) return `unknown file format: it looks like ${known}, which no importer reads (supported: ${supported})`;
+    return `unknown file format: the content matches none of the supported formats (${supported})`;
+  }
+}
+
+/** The registry the application uses: STL now; the OpenCascade importer (STEP, IGES, BREP) joins it. */
+export function createDefaultRegistry(): ImporterRegistry {
+  return new ImporterRegistry([stlImporter]);
+}
