@@ -29,10 +29,15 @@ const U = 2 ** -53;
 
 let stack = new Int32Array(2 * 256);
 let pairs = new Uint32Array(2 * 1024);
-/** B nodes mapped into A's frame: box centre (3), axes (9), sphere centre (3). */
-const NODE_CACHE_STRIDE = 15;
+/**
+ * B nodes mapped into A's frame, one entry per node in one array so that a box test touches one
+ * place: the query stamp it was filled in (0), the box centre (1..3), the half extents (4..6) and
+ * the axes (7..15). Sphere centres of hybrid trees go to `sphereCache` under the same stamp.
+ */
+const NODE_CACHE_STRIDE = 16;
+const NC_HALF = 4;
 let nodeCache = new Float64Array(0);
-let nodeStamp = new Uint32Array(0);
+let sphereCache = new Float64Array(0);
 /** B vertices mapped into A's frame. */
 let vertCache = new Float64Array(0);
 let vertStamp = new Uint32Array(0);
@@ -56,16 +61,16 @@ function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform, mode: Colli
   busy = true;
   // Stamps say which entries were filled in this query (stamp === epoch). Fresh arrays hold 0,
   // which no query uses.
-  if (nodeStamp.length < b.nodeCount) {
-    nodeStamp = new Uint32Array(b.nodeCount);
+  if (nodeCache.length < NODE_CACHE_STRIDE * b.nodeCount) {
     nodeCache = new Float64Array(NODE_CACHE_STRIDE * b.nodeCount);
+    sphereCache = new Float64Array(3 * b.nodeCount);
   }
   if (vertStamp.length < b.vertexCount) {
     vertStamp = new Uint32Array(b.vertexCount);
     vertCache = new Float64Array(3 * b.vertexCount);
   }
   if (++epoch >= 0xffffffff) {
-    nodeStamp.fill(0);
+    nodeCache.fill(0);
     vertStamp.fill(0);
     epoch = 1;
   }
@@ -141,20 +146,21 @@ function leafPair(a: BvTree, b: BvTree, aFirst: number, aCount: number, bFirst: 
   return false;
 }
 
-/** Maps B's OBB node j into A's frame (once per query): centre and axes. */
+/** Maps B's OBB node j into A's frame (once per query): centre, half extents, axes. */
 function mapObbNode(BB: Float64Array, j: number): void {
-  nodeStamp[j] = epoch;
-  const o = j * OBB_STRIDE, c = j * NODE_CACHE_STRIDE;
+  const o = j * OBB_STRIDE, c = j * NODE_CACHE_STRIDE, C = nodeCache;
   const r00 = M[0], r01 = M[1], r02 = M[2], r10 = M[3], r11 = M[4], r12 = M[5], r20 = M[6], r21 = M[7], r22 = M[8];
+  C[c] = epoch;
   let x = BB[o], y = BB[o + 1], z = BB[o + 2];
-  nodeCache[c] = r00 * x + r01 * y + r02 * z + M[9];
-  nodeCache[c + 1] = r10 * x + r11 * y + r12 * z + M[10];
-  nodeCache[c + 2] = r20 * x + r21 * y + r22 * z + M[11];
+  C[c + 1] = r00 * x + r01 * y + r02 * z + M[9];
+  C[c + 2] = r10 * x + r11 * y + r12 * z + M[10];
+  C[c + 3] = r20 * x + r21 * y + r22 * z + M[11];
+  C[c + 4] = BB[o + 3]; C[c + 5] = BB[o + 4]; C[c + 6] = BB[o + 5];
   for (let k = 0; k < 3; k++) {
     x = BB[o + 6 + 3 * k]; y = BB[o + 7 + 3 * k]; z = BB[o + 8 + 3 * k];
-    nodeCache[c + 3 + 3 * k] = r00 * x + r01 * y + r02 * z;
-    nodeCache[c + 4 + 3 * k] = r10 * x + r11 * y + r12 * z;
-    nodeCache[c + 5 + 3 * k] = r20 * x + r21 * y + r22 * z;
+    C[c + 7 + 3 * k] = r00 * x + r01 * y + r02 * z;
+    C[c + 8 + 3 * k] = r10 * x + r11 * y + r12 * z;
+    C[c + 9 + 3 * k] = r20 * x + r21 * y + r22 * z;
   }
 }
 
@@ -163,15 +169,14 @@ function mapObbNode(BB: Float64Array, j: number): void {
  * R = A-axes · B-axes, T = A-axes · (c_B − c_A); row i of R is computed only if the earlier axes
  * did not separate.
  */
-function obbDisjoint(AB: Float64Array, BB: Float64Array, i: number, j: number, eta: number): boolean {
-  const o = i * OBB_STRIDE, c = j * NODE_CACHE_STRIDE, ob = j * OBB_STRIDE;
-  const C = nodeCache;
-  const dx = C[c] - AB[o], dy = C[c + 1] - AB[o + 1], dz = C[c + 2] - AB[o + 2];
+function obbDisjoint(AB: Float64Array, C: Float64Array, i: number, j: number, eta: number): boolean {
+  const o = i * OBB_STRIDE, c = j * NODE_CACHE_STRIDE;
+  const dx = C[c + 1] - AB[o], dy = C[c + 2] - AB[o + 1], dz = C[c + 3] - AB[o + 2];
   const a0 = AB[o + 3], a1 = AB[o + 4], a2 = AB[o + 5];
-  const b0 = BB[ob + 3], b1 = BB[ob + 4], b2 = BB[ob + 5];
-  const e0x = C[c + 3], e0y = C[c + 4], e0z = C[c + 5];
-  const e1x = C[c + 6], e1y = C[c + 7], e1z = C[c + 8];
-  const e2x = C[c + 9], e2y = C[c + 10], e2z = C[c + 11];
+  const b0 = C[c + 4], b1 = C[c + 5], b2 = C[c + 6];
+  const e0x = C[c + 7], e0y = C[c + 8], e0z = C[c + 9];
+  const e1x = C[c + 10], e1y = C[c + 11], e1z = C[c + 12];
+  const e2x = C[c + 13], e2y = C[c + 14], e2z = C[c + 15];
 
   // A's axis 0
   let ux = AB[o + 6], uy = AB[o + 7], uz = AB[o + 8];
@@ -223,7 +228,7 @@ export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mo
 }
 
 function traverseObb(a: ObbTree | HybridTree, b: ObbTree | HybridTree): void {
-  const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
+  const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes, C = nodeCache;
   const eta = Q.eta;
   let boxTests = 0;
   let sp = 0;
@@ -232,9 +237,9 @@ function traverseObb(a: ObbTree | HybridTree, b: ObbTree | HybridTree): void {
   while (sp > 0) {
     const j = stack[--sp];
     const i = stack[--sp];
-    if (nodeStamp[j] !== epoch) mapObbNode(BB, j);
+    if (C[j * NODE_CACHE_STRIDE] !== epoch) mapObbNode(BB, j);
     boxTests++;
-    if (obbDisjoint(AB, BB, i, j, eta)) continue;
+    if (obbDisjoint(AB, C, i, j, eta)) continue;
     const aCount = NA[2 * i + 1], bCount = NB[2 * j + 1];
     if (aCount > 0 && bCount > 0) {
       if (leafPair(a, b, NA[2 * i], aCount, NB[2 * j], bCount)) break;
@@ -242,7 +247,7 @@ function traverseObb(a: ObbTree | HybridTree, b: ObbTree | HybridTree): void {
     }
     if (sp + 4 > stack.length) growStack();
     // Descend into B when A is a leaf, or when B's box is larger (longest half extent).
-    if (aCount > 0 || (bCount === 0 && BB[j * OBB_STRIDE + 3] > AB[i * OBB_STRIDE + 3])) {
+    if (aCount > 0 || (bCount === 0 && C[j * NODE_CACHE_STRIDE + NC_HALF] > AB[i * OBB_STRIDE + 3])) {
       stack[sp++] = i; stack[sp++] = NB[2 * j];
       stack[sp++] = i; stack[sp++] = j + 1;
     } else {
@@ -284,19 +289,21 @@ function traverseAabb(a: AabbTree, b: AabbTree): void {
   while (sp > 0) {
     const j = stack[--sp];
     const i = stack[--sp];
-    const ob = j * AABB_STRIDE, c = j * NODE_CACHE_STRIDE;
-    if (nodeStamp[j] !== epoch) {
-      nodeStamp[j] = epoch;
+    const c = j * NODE_CACHE_STRIDE;
+    if (C[c] !== epoch) {
+      const ob = j * AABB_STRIDE;
       const x = BB[ob], y = BB[ob + 1], z = BB[ob + 2];
-      C[c] = R00 * x + R01 * y + R02 * z + t0;
-      C[c + 1] = R10 * x + R11 * y + R12 * z + t1;
-      C[c + 2] = R20 * x + R21 * y + R22 * z + t2;
+      C[c] = epoch;
+      C[c + 1] = R00 * x + R01 * y + R02 * z + t0;
+      C[c + 2] = R10 * x + R11 * y + R12 * z + t1;
+      C[c + 3] = R20 * x + R21 * y + R22 * z + t2;
+      C[c + 4] = BB[ob + 3]; C[c + 5] = BB[ob + 4]; C[c + 6] = BB[ob + 5];
     }
     boxTests++;
     const oa = i * AABB_STRIDE;
-    const T0 = C[c] - AB[oa], T1 = C[c + 1] - AB[oa + 1], T2 = C[c + 2] - AB[oa + 2];
+    const T0 = C[c + 1] - AB[oa], T1 = C[c + 2] - AB[oa + 1], T2 = C[c + 3] - AB[oa + 2];
     const a0 = AB[oa + 3], a1 = AB[oa + 4], a2 = AB[oa + 5];
-    const b0 = BB[ob + 3], b1 = BB[ob + 4], b2 = BB[ob + 5];
+    const b0 = C[c + 4], b1 = C[c + 5], b2 = C[c + 6];
     if (
       Math.abs(T0) > a0 + b0 * Q00 + b1 * Q01 + b2 * Q02 + eta ||
       Math.abs(T1) > a1 + b0 * Q10 + b1 * Q11 + b2 * Q12 + eta ||
@@ -371,7 +378,7 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
   const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
   const SA = a.spheres, SB = b.spheres, sphA = a.sphereOf, sphB = b.sphereOf;
   const eta = Q.eta;
-  const C = nodeCache;
+  const C = nodeCache, SC = sphereCache;
   let boxTests = 0;
   let sp = 0;
   stack[sp++] = 0;
@@ -381,13 +388,13 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
     const i = stack[--sp];
     const c = j * NODE_CACHE_STRIDE;
     const sb = sphB[j], sa = sphA[i];
-    if (nodeStamp[j] !== epoch) {
+    if (C[c] !== epoch) {
       mapObbNode(BB, j);
       if (sb >= 0) {
         const o = sb * SPHERE_STRIDE, x = SB[o], y = SB[o + 1], z = SB[o + 2];
-        C[c + 12] = M[0] * x + M[1] * y + M[2] * z + M[9];
-        C[c + 13] = M[3] * x + M[4] * y + M[5] * z + M[10];
-        C[c + 14] = M[6] * x + M[7] * y + M[8] * z + M[11];
+        SC[3 * j] = M[0] * x + M[1] * y + M[2] * z + M[9];
+        SC[3 * j + 1] = M[3] * x + M[4] * y + M[5] * z + M[10];
+        SC[3 * j + 2] = M[6] * x + M[7] * y + M[8] * z + M[11];
       }
     }
     boxTests++;
@@ -395,7 +402,7 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
     const oa = i * OBB_STRIDE, ob = j * OBB_STRIDE;
     if (sa >= 0 && sb >= 0) {
       const o = sa * SPHERE_STRIDE;
-      const dx = C[c + 12] - SA[o], dy = C[c + 13] - SA[o + 1], dz = C[c + 14] - SA[o + 2];
+      const dx = SC[3 * j] - SA[o], dy = SC[3 * j + 1] - SA[o + 1], dz = SC[3 * j + 2] - SA[o + 2];
       const r = SA[o + 3] + SB[sb * SPHERE_STRIDE + 3] + eta;
       if (dx * dx + dy * dy + dz * dz > r * r) continue;
       sizeA = SA[o + 3];
@@ -405,8 +412,8 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
       const o = sa * SPHERE_STRIDE;
       const r = SA[o + 3] + eta;
       const d2 = pointBoxDistance2(
-        SA[o], SA[o + 1], SA[o + 2], C[c], C[c + 1], C[c + 2], BB[ob + 3], BB[ob + 4], BB[ob + 5],
-        C[c + 3], C[c + 4], C[c + 5], C[c + 6], C[c + 7], C[c + 8], C[c + 9], C[c + 10], C[c + 11],
+        SA[o], SA[o + 1], SA[o + 2], C[c + 1], C[c + 2], C[c + 3], C[c + 4], C[c + 5], C[c + 6],
+        C[c + 7], C[c + 8], C[c + 9], C[c + 10], C[c + 11], C[c + 12], C[c + 13], C[c + 14], C[c + 15],
       );
       if (d2 > r * r) continue;
       sizeA = SA[o + 3];
@@ -415,16 +422,16 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
       // B's sphere (mapped) against A's box.
       const r = SB[sb * SPHERE_STRIDE + 3] + eta;
       const d2 = pointBoxDistance2(
-        C[c + 12], C[c + 13], C[c + 14], AB[oa], AB[oa + 1], AB[oa + 2], AB[oa + 3], AB[oa + 4], AB[oa + 5],
+        SC[3 * j], SC[3 * j + 1], SC[3 * j + 2], AB[oa], AB[oa + 1], AB[oa + 2], AB[oa + 3], AB[oa + 4], AB[oa + 5],
         AB[oa + 6], AB[oa + 7], AB[oa + 8], AB[oa + 9], AB[oa + 10], AB[oa + 11], AB[oa + 12], AB[oa + 13], AB[oa + 14],
       );
       if (d2 > r * r) continue;
       sizeA = AB[oa + 3];
       sizeB = SB[sb * SPHERE_STRIDE + 3];
     } else {
-      if (obbDisjoint(AB, BB, i, j, eta)) continue;
+      if (obbDisjoint(AB, C, i, j, eta)) continue;
       sizeA = AB[oa + 3];
-      sizeB = BB[ob + 3];
+      sizeB = C[c + NC_HALF];
     }
     const aCount = NA[2 * i + 1], bCount = NB[2 * j + 1];
     if (aCount > 0 && bCount > 0) {

@@ -1,12 +1,19 @@
 /**
  * Top-down construction of bounding-volume trees over a triangle mesh (Gottschalk et al. 1996,
  * section 4): fit a box to the group, split the group by the plane through the mean of the
- * triangle centres orthogonal to the box's longest axis (then the other axes if one side would
- * be empty), recurse until a group holds at most `leafSize` triangles.
+ * triangle centres, recurse until a group holds at most `leafSize` triangles.
  *
- * Build-time code may use plain loops and small helpers; everything it produces is flat typed
- * arrays (./layout.ts). Boxes are inflated by a few units in the last place of the coordinates so
- * that every vertex lies inside its boxes despite rounding (checked by validateTree).
+ * The split plane is orthogonal to the box axis of largest variance (the first eigenvector of the
+ * group's covariance), then the others if one side would be empty, then the group is halved. The
+ * paper names the box's longest axis; for nearly every group the two coincide, and choosing the
+ * axis before the box is measured lets one pass over the group's triangles both measure the box
+ * and partition the group (and collect each child's moment sums for its own fit) — the build's
+ * cost is dominated by these passes, one per tree level.
+ *
+ * Build-time code works on a slot-ordered copy of the triangles so every pass reads memory
+ * sequentially; everything it produces is flat typed arrays (./layout.ts). Boxes are inflated by a
+ * few units in the last place of the coordinates so that every vertex lies inside its boxes
+ * despite rounding (checked by validateTree).
  */
 import type { TriangleMesh } from '../geometry/mesh.js';
 import {
@@ -51,10 +58,24 @@ class NodeStore {
   nodes: Int32Array;
   /** Triangle slot range [first, end) per node, kept for derived data (spheres). */
   ranges: Int32Array;
-  constructor(readonly stride: number, capacity: number) {
+  private constructor(readonly stride: number, capacity: number) {
     this.boxes = new Float64Array(capacity * stride);
     this.nodes = new Int32Array(capacity * 2);
     this.ranges = new Int32Array(capacity * 2);
+  }
+  private static pool = new Map<number, NodeStore>();
+  /**
+   * An empty store for boxes of `stride` doubles. Builds are synchronous, so one store per stride is
+   * reused from build to build (only the trimmed results are allocated each time).
+   */
+  static acquire(stride: number, capacity: number): NodeStore {
+    let store = NodeStore.pool.get(stride);
+    if (!store || store.nodes.length < 2 * capacity) {
+      store = new NodeStore(stride, capacity);
+      NodeStore.pool.set(stride, store);
+    }
+    store.count = 0;
+    return store;
   }
   add(first: number, end: number): number {
     const i = this.count++;
@@ -89,8 +110,6 @@ class RangeStack {
 interface Prepared {
   n: number;
   perm: Uint32Array;
-  /** Triangle centroids, 3 per triangle (original order). */
-  cen: Float64Array;
   maxAbs: number;
   refX: number; refY: number; refZ: number;
 }
@@ -102,21 +121,14 @@ function prepare(mesh: TriangleMesh): Prepared {
   for (let i = 0; i < 3 * n; i++) {
     const v = 3 * I[i];
     const x = P[v], y = P[v + 1], z = P[v + 2];
-    if (x < minX) minX = x; if (x > maxX) maxX = x;
-    if (y < minY) minY = y; if (y > maxY) maxY = y;
-    if (z < minZ) minZ = z; if (z > maxZ) maxZ = z;
+    minX = Math.min(minX, x); maxX = Math.max(maxX, x);
+    minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    minZ = Math.min(minZ, z); maxZ = Math.max(maxZ, z);
   }
-  const cen = new Float64Array(3 * n);
   const perm = new Uint32Array(n);
-  for (let t = 0; t < n; t++) {
-    const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2];
-    cen[3 * t] = (P[a] + P[b] + P[c]) / 3;
-    cen[3 * t + 1] = (P[a + 1] + P[b + 1] + P[c + 1]) / 3;
-    cen[3 * t + 2] = (P[a + 2] + P[b + 2] + P[c + 2]) / 3;
-    perm[t] = t;
-  }
+  for (let t = 0; t < n; t++) perm[t] = t;
   return {
-    n, perm, cen,
+    n, perm,
     maxAbs: Math.max(-minX, maxX, -minY, maxY, -minZ, maxZ),
     refX: 0.5 * (minX + maxX), refY: 0.5 * (minY + maxY), refZ: 0.5 * (minZ + maxZ),
   };
@@ -156,8 +168,19 @@ export function buildObbTree(mesh: TriangleMesh, options: ObbBuildOptions = {}):
   };
 }
 
-/** Working copy of the triangles in slot order (9 coordinates each), reused across builds. */
+/** Working copies in slot order, reused across builds: 9 coordinates and the area per triangle. */
 let slotVerts = new Float64Array(0);
+let slotAreas = new Float64Array(0);
+
+/**
+ * Per pending group, what its parent's pass measured: the moment sums (MOMENT_STRIDE, relative to
+ * the mesh's reference point) and the sum of its vertices (3), i.e. GROUP_STRIDE doubles.
+ */
+const GROUP_STRIDE = MOMENT_STRIDE + 3;
+
+/** Extents from the last pass: lo0 hi0 lo1 hi1 lo2 hi2; then each side's GROUP_STRIDE sums. */
+const EXT = new Float64Array(6);
+const SIDES = new Float64Array(2 * GROUP_STRIDE);
 
 function buildObbNodes(mesh: TriangleMesh, options: ObbBuildOptions): { store: NodeStore; prep: Prepared; leafSize: number } {
   const leafSize = checkLeafSize(options.leafSize ?? DEFAULT_LEAF_SIZE);
@@ -168,26 +191,33 @@ function buildObbNodes(mesh: TriangleMesh, options: ObbBuildOptions): { store: N
 
   // The triangles' vertices in slot order, partitioned together with `perm` so that every pass
   // over a group reads memory sequentially.
-  if (slotVerts.length < 9 * n) slotVerts = new Float64Array(9 * n);
-  const tv = slotVerts;
+  if (slotVerts.length < 9 * n) {
+    slotVerts = new Float64Array(9 * n);
+    slotAreas = new Float64Array(n);
+  }
+  const tv = slotVerts, ta = slotAreas;
   for (let t = 0; t < n; t++) {
     const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2], o = 9 * t;
-    tv[o] = P[a]; tv[o + 1] = P[a + 1]; tv[o + 2] = P[a + 2];
-    tv[o + 3] = P[b]; tv[o + 4] = P[b + 1]; tv[o + 5] = P[b + 2];
-    tv[o + 6] = P[c]; tv[o + 7] = P[c + 1]; tv[o + 8] = P[c + 2];
+    const px = P[a], py = P[a + 1], pz = P[a + 2], qx = P[b], qy = P[b + 1], qz = P[b + 2], wx = P[c], wy = P[c + 1], wz = P[c + 2];
+    tv[o] = px; tv[o + 1] = py; tv[o + 2] = pz;
+    tv[o + 3] = qx; tv[o + 4] = qy; tv[o + 5] = qz;
+    tv[o + 6] = wx; tv[o + 7] = wy; tv[o + 8] = wz;
+    const ux = qx - px, uy = qy - py, uz = qz - pz, vx = wx - px, vy = wy - py, vz = wz - pz;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    ta[t] = 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
   }
 
-  const store = new NodeStore(OBB_STRIDE, Math.ceil((3 * n) / leafSize) + 16);
+  const store = NodeStore.acquire(OBB_STRIDE, Math.ceil((3 * n) / leafSize) + 16);
   const stack = new RangeStack();
-  // Moment sums of pending groups (MOMENT_STRIDE per stack entry), filled by the parent's partition.
-  let sums = new Float64Array(MOMENT_STRIDE * 64);
+  let sums = new Float64Array(GROUP_STRIDE * 64);
   // Scratch for point-based fits: vertices of a group, and a stamp to list each vertex once.
   let pts = new Float64Array(0);
   const stamp = useHull ? new Int32Array(mesh.vertexCount).fill(-1) : new Int32Array(0);
 
-  sumMoments(tv, 0, n, refX, refY, refZ, sums, 0);
+  groupSums(tv, 0, n, refX, refY, refZ, sums, 0);
   stack.push(0, n, -1);
   while (stack.size > 0) {
+    // The group's sums sit at the same stack entry index.
     const entry = stack.size / 3 - 1;
     const parent = stack.data[--stack.size];
     const end = stack.data[--stack.size];
@@ -195,8 +225,9 @@ function buildObbNodes(mesh: TriangleMesh, options: ObbBuildOptions): { store: N
     const node = store.add(first, end);
     if (parent >= 0) store.nodes[2 * parent] = node;
     const count = end - first;
+    const so = GROUP_STRIDE * entry;
 
-    // 1. Orientation.
+    // 1. Orientation: axes in order of decreasing variance.
     let fitted = false;
     if (count === 1) {
       const o = 9 * first;
@@ -218,7 +249,7 @@ function buildObbNodes(mesh: TriangleMesh, options: ObbBuildOptions): { store: N
       fitted = frameFromHull(pts, m, FRAME, 0, SUM);
     }
     if (!fitted) {
-      for (let k = 0; k < MOMENT_STRIDE; k++) SUM[k] = sums[MOMENT_STRIDE * entry + k];
+      for (let k = 0; k < MOMENT_STRIDE; k++) SUM[k] = sums[so + k];
       if (!frameFromMoments(SUM, FRAME, 0)) {
         // Zero total area: the covariance of the vertices.
         if (pts.length < 9 * count) pts = new Float64Array(Math.max(9 * count, 2 * pts.length));
@@ -230,56 +261,41 @@ function buildObbNodes(mesh: TriangleMesh, options: ObbBuildOptions): { store: N
       }
     }
 
-    // 2. Extents: project the group's vertices on the axes; sum the vertices on the way.
-    const a0x = FRAME[0], a0y = FRAME[1], a0z = FRAME[2];
-    const a1x = FRAME[3], a1y = FRAME[4], a1z = FRAME[5];
-    const a2x = FRAME[6], a2y = FRAME[7], a2z = FRAME[8];
-    let lo0 = Infinity, hi0 = -Infinity, lo1 = Infinity, hi1 = -Infinity, lo2 = Infinity, hi2 = -Infinity;
-    let sx = 0, sy = 0, sz = 0;
-    for (let v = 9 * first, e = 9 * end; v < e; v += 3) {
-      const x = tv[v], y = tv[v + 1], z = tv[v + 2];
-      sx += x; sy += y; sz += z;
-      const d0 = a0x * x + a0y * y + a0z * z;
-      const d1 = a1x * x + a1y * y + a1z * z;
-      const d2 = a2x * x + a2y * y + a2z * z;
-      lo0 = d0 < lo0 ? d0 : lo0; hi0 = d0 > hi0 ? d0 : hi0;
-      lo1 = d1 < lo1 ? d1 : lo1; hi1 = d1 > hi1 ? d1 : hi1;
-      lo2 = d2 < lo2 ? d2 : lo2; hi2 = d2 > hi2 ? d2 : hi2;
-    }
-    writeObb(store.boxes, node * OBB_STRIDE, a0x, a0y, a0z, a1x, a1y, a1z, a2x, a2y, a2z, lo0, hi0, lo1, hi1, lo2, hi2);
-
-    // 3. Leaf, or split through the mean of the triangle centres, longest axis first.
+    // 2. Leaf: measure the box.
     if (count <= leafSize) {
+      extentsPass(tv, first, end);
+      writeObb(store.boxes, node * OBB_STRIDE, FRAME, EXT);
       store.nodes[2 * node] = first;
       store.nodes[2 * node + 1] = count;
       continue;
     }
-    // The mean of the centres is (sum of all vertices) / (3 · count); partitionSlots compares
-    // vertex sums (three times each centre) with sum / count.
-    const mx = sx / count, my = sy / count, mz = sz / count;
-    const B = store.boxes, ob = node * OBB_STRIDE + 6; // sorted axes, longest first
-    let mid = -1;
-    for (let axis = 0; axis < 3 && mid < 0; axis++) {
-      const ax = B[ob + 3 * axis], ay = B[ob + 3 * axis + 1], az = B[ob + 3 * axis + 2];
-      const split = partitionSlots(perm, tv, first, end, ax, ay, az, ax * mx + ay * my + az * mz, refX, refY, refZ);
-      if (split > first && split < end) mid = split;
+
+    // 3. Internal node: one pass measures the box and splits the group through the mean of the
+    // triangle centres, orthogonal to the axis of largest variance (the box's long axis); if every
+    // centre falls on one side, the other axes are tried, and then the group is halved.
+    // Mean triangle centre = vertex sum / (3 · count).
+    const inv = 1 / (3 * count);
+    const cx = sums[so + MOMENT_STRIDE] * inv, cy = sums[so + MOMENT_STRIDE + 1] * inv, cz = sums[so + MOMENT_STRIDE + 2] * inv;
+    let mid = splitPass(perm, tv, ta, first, end, FRAME, cx, cy, cz, refX, refY, refZ);
+    writeObb(store.boxes, node * OBB_STRIDE, FRAME, EXT);
+    for (let axis = 1; axis < 3 && !(mid > first && mid < end); axis++) {
+      const ax = FRAME[3 * axis], ay = FRAME[3 * axis + 1], az = FRAME[3 * axis + 2];
+      mid = partitionPass(perm, tv, ta, first, end, ax, ay, az, ax * cx + ay * cy + az * cz, refX, refY, refZ);
     }
-    store.nodes[2 * node + 1] = 0;
-    // The two children go on the stack at entries `entry` (right) and `entry + 1` (left).
-    if (MOMENT_STRIDE * (entry + 2) > sums.length) {
+    if (GROUP_STRIDE * (entry + 2) > sums.length) {
       const grown = new Float64Array(sums.length * 2); grown.set(sums); sums = grown;
     }
-    if (mid < 0) {
-      // Every centre projects to the same side on every axis (coincident centres): any split
-      // keeps the tree correct, so halve the group.
+    if (!(mid > first && mid < end)) {
+      // Coincident centres: any split keeps the tree correct, so halve the group.
       mid = first + (count >> 1);
-      sumMoments(tv, mid, end, refX, refY, refZ, sums, MOMENT_STRIDE * entry);
-      sumMoments(tv, first, mid, refX, refY, refZ, sums, MOMENT_STRIDE * (entry + 1));
-    } else {
-      for (let k = 0; k < MOMENT_STRIDE; k++) {
-        sums[MOMENT_STRIDE * entry + k] = SIDE[MOMENT_STRIDE + k];
-        sums[MOMENT_STRIDE * (entry + 1) + k] = SIDE[k];
-      }
+      groupSums(tv, first, mid, refX, refY, refZ, SIDES, 0);
+      groupSums(tv, mid, end, refX, refY, refZ, SIDES, GROUP_STRIDE);
+    }
+    store.nodes[2 * node + 1] = 0;
+    // Children: right at stack entry `entry`, left at `entry + 1` (popped next: node + 1).
+    for (let k = 0; k < GROUP_STRIDE; k++) {
+      sums[so + k] = SIDES[GROUP_STRIDE + k];
+      sums[so + GROUP_STRIDE + k] = SIDES[k];
     }
     stack.push(mid, end, node);
     stack.push(first, mid, -1);
@@ -287,48 +303,68 @@ function buildObbNodes(mesh: TriangleMesh, options: ObbBuildOptions): { store: N
   return { store, prep, leafSize };
 }
 
-/** Moment sums of the left (0..9) and right (10..19) side of the last partition. */
-const SIDE = new Float64Array(2 * MOMENT_STRIDE);
-const TRI = new Float64Array(MOMENT_STRIDE);
-
-/** Sums the moments (relative to the reference point) of slots [first, end) into out[o..o+9]. */
-function sumMoments(tv: Float64Array, first: number, end: number, rx: number, ry: number, rz: number, out: Float64Array, o: number): void {
-  out.fill(0, o, o + MOMENT_STRIDE);
-  for (let i = first; i < end; i++) {
-    const v = 9 * i;
-    triangleMoments(
-      tv[v] - rx, tv[v + 1] - ry, tv[v + 2] - rz, tv[v + 3] - rx, tv[v + 4] - ry, tv[v + 5] - rz,
-      tv[v + 6] - rx, tv[v + 7] - ry, tv[v + 8] - rz, TRI, 0,
-    );
-    for (let k = 0; k < MOMENT_STRIDE; k++) out[o + k] += TRI[k];
+/** Projections of the vertices of slots [first, end) on the axes in FRAME: their ranges into EXT. */
+function extentsPass(tv: Float64Array, first: number, end: number): void {
+  const a0x = FRAME[0], a0y = FRAME[1], a0z = FRAME[2];
+  const a1x = FRAME[3], a1y = FRAME[4], a1z = FRAME[5];
+  const a2x = FRAME[6], a2y = FRAME[7], a2z = FRAME[8];
+  let lo0 = Infinity, hi0 = -Infinity, lo1 = Infinity, hi1 = -Infinity, lo2 = Infinity, hi2 = -Infinity;
+  for (let v = 9 * first, e = 9 * end; v < e; v += 3) {
+    const x = tv[v], y = tv[v + 1], z = tv[v + 2];
+    const d0 = a0x * x + a0y * y + a0z * z;
+    const d1 = a1x * x + a1y * y + a1z * z;
+    const d2 = a2x * x + a2y * y + a2z * z;
+    lo0 = Math.min(lo0, d0); hi0 = Math.max(hi0, d0);
+    lo1 = Math.min(lo1, d1); hi1 = Math.max(hi1, d1);
+    lo2 = Math.min(lo2, d2); hi2 = Math.max(hi2, d2);
   }
+  EXT[0] = lo0; EXT[1] = hi0; EXT[2] = lo1; EXT[3] = hi1; EXT[4] = lo2; EXT[5] = hi2;
 }
 
 const THIRD = 1 / 3;
 const TWELFTH = 1 / 12;
 
 /**
- * Partitions slots [first, end) so that triangles whose vertex sum (three times the centre)
- * projects below `threshold` on (ax, ay, az) come first, moving `perm` and the vertex copies
- * together; sums each side's moments (geometry/obbFit.ts, relative to r) into SIDE on the way;
- * returns the split position.
+ * The internal-node pass over slots [first, end): vertex projections on the three axes of FRAME
+ * (ranges into EXT), and a partition by centre along axis 0 through the mean centre c (triangles
+ * whose vertices' projections sum below 3 c·a0 first), moving `perm` and the vertex copies
+ * together, with each side's moment and vertex sums into SIDES. Returns the split position.
  */
-function partitionSlots(
-  perm: Uint32Array, tv: Float64Array, first: number, end: number,
-  ax: number, ay: number, az: number, threshold: number, rx: number, ry: number, rz: number,
+function splitPass(
+  perm: Uint32Array, tv: Float64Array, ta: Float64Array, first: number, end: number, F: Float64Array,
+  cx: number, cy: number, cz: number, rx: number, ry: number, rz: number,
 ): number {
-  let l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0, l8 = 0, l9 = 0;
-  let r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0, r8 = 0, r9 = 0;
+  const a0x = F[0], a0y = F[1], a0z = F[2];
+  const a1x = F[3], a1y = F[4], a1z = F[5];
+  const a2x = F[6], a2y = F[7], a2z = F[8];
+  const threshold = 3 * (a0x * cx + a0y * cy + a0z * cz);
+  let lo0 = Infinity, hi0 = -Infinity, lo1 = Infinity, hi1 = -Infinity, lo2 = Infinity, hi2 = -Infinity;
+  let l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0, l8 = 0, l9 = 0, lx = 0, ly = 0, lz = 0;
+  let r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0, r8 = 0, r9 = 0, rxs = 0, rys = 0, rzs = 0;
   let i = first, j = end;
   while (i < j) {
     const o = 9 * i;
-    const px = tv[o] - rx, py = tv[o + 1] - ry, pz = tv[o + 2] - rz;
-    const qx = tv[o + 3] - rx, qy = tv[o + 4] - ry, qz = tv[o + 5] - rz;
-    const wx = tv[o + 6] - rx, wy = tv[o + 7] - ry, wz = tv[o + 8] - rz;
-    // Moments of the triangle (p, q, w): area m, m·s/3, (m/12)(s sᵀ + p pᵀ + q qᵀ + w wᵀ).
-    const ux = qx - px, uy = qy - py, uz = qz - pz, vx = wx - px, vy = wy - py, vz = wz - pz;
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    const m = 0.5 * Math.sqrt(cx * cx + cy * cy + cz * cz);
+    const Px = tv[o], Py = tv[o + 1], Pz = tv[o + 2];
+    const Qx = tv[o + 3], Qy = tv[o + 4], Qz = tv[o + 5];
+    const Wx = tv[o + 6], Wy = tv[o + 7], Wz = tv[o + 8];
+    // Box extents.
+    const p0 = a0x * Px + a0y * Py + a0z * Pz, q0 = a0x * Qx + a0y * Qy + a0z * Qz, w0 = a0x * Wx + a0y * Wy + a0z * Wz;
+    const p1 = a1x * Px + a1y * Py + a1z * Pz, q1 = a1x * Qx + a1y * Qy + a1z * Qz, w1 = a1x * Wx + a1y * Wy + a1z * Wz;
+    const p2 = a2x * Px + a2y * Py + a2z * Pz, q2 = a2x * Qx + a2y * Qy + a2z * Qz, w2 = a2x * Wx + a2y * Wy + a2z * Wz;
+    lo0 = Math.min(lo0, p0); hi0 = Math.max(hi0, p0);
+    lo0 = Math.min(lo0, q0); hi0 = Math.max(hi0, q0);
+    lo0 = Math.min(lo0, w0); hi0 = Math.max(hi0, w0);
+    lo1 = Math.min(lo1, p1); hi1 = Math.max(hi1, p1);
+    lo1 = Math.min(lo1, q1); hi1 = Math.max(hi1, q1);
+    lo1 = Math.min(lo1, w1); hi1 = Math.max(hi1, w1);
+    lo2 = Math.min(lo2, p2); hi2 = Math.max(hi2, p2);
+    lo2 = Math.min(lo2, q2); hi2 = Math.max(hi2, q2);
+    lo2 = Math.min(lo2, w2); hi2 = Math.max(hi2, w2);
+    // Moments relative to the reference point: area m, m·s/3, (m/12)(s sᵀ + p pᵀ + q qᵀ + w wᵀ).
+    const px = Px - rx, py = Py - ry, pz = Pz - rz;
+    const qx = Qx - rx, qy = Qy - ry, qz = Qz - rz;
+    const wx = Wx - rx, wy = Wy - ry, wz = Wz - rz;
+    const m = ta[i];
     const sx = px + qx + wx, sy = py + qy + wy, sz = pz + qz + wz;
     const m3 = m * THIRD, k = m * TWELFTH;
     const xx = k * (sx * sx + px * px + qx * qx + wx * wx);
@@ -337,59 +373,110 @@ function partitionSlots(
     const yy = k * (sy * sy + py * py + qy * qy + wy * wy);
     const yz = k * (sy * sz + py * pz + qy * qz + wy * wz);
     const zz = k * (sz * sz + pz * pz + qz * qz + wz * wz);
-    // The split uses absolute coordinates (the threshold is absolute).
-    if ((tv[o] + tv[o + 3] + tv[o + 6]) * ax + (tv[o + 1] + tv[o + 4] + tv[o + 7]) * ay + (tv[o + 2] + tv[o + 5] + tv[o + 8]) * az < threshold) {
+    const vsx = Px + Qx + Wx, vsy = Py + Qy + Wy, vsz = Pz + Qz + Wz;
+    if (p0 + q0 + w0 < threshold) {
       l0 += m; l1 += m3 * sx; l2 += m3 * sy; l3 += m3 * sz;
       l4 += xx; l5 += xy; l6 += xz; l7 += yy; l8 += yz; l9 += zz;
+      lx += vsx; ly += vsy; lz += vsz;
       i++;
       continue;
     }
     r0 += m; r1 += m3 * sx; r2 += m3 * sy; r3 += m3 * sz;
     r4 += xx; r5 += xy; r6 += xz; r7 += yy; r8 += yz; r9 += zz;
+    rxs += vsx; rys += vsy; rzs += vsz;
     j--;
-    const t = perm[i]; perm[i] = perm[j]; perm[j] = t;
-    const p = 9 * j;
-    for (let c = 0; c < 9; c++) { const x = tv[o + c]; tv[o + c] = tv[p + c]; tv[p + c] = x; }
+    swapSlots(perm, tv, ta, i, j);
   }
-  SIDE[0] = l0; SIDE[1] = l1; SIDE[2] = l2; SIDE[3] = l3; SIDE[4] = l4;
-  SIDE[5] = l5; SIDE[6] = l6; SIDE[7] = l7; SIDE[8] = l8; SIDE[9] = l9;
-  SIDE[10] = r0; SIDE[11] = r1; SIDE[12] = r2; SIDE[13] = r3; SIDE[14] = r4;
-  SIDE[15] = r5; SIDE[16] = r6; SIDE[17] = r7; SIDE[18] = r8; SIDE[19] = r9;
+  EXT[0] = lo0; EXT[1] = hi0; EXT[2] = lo1; EXT[3] = hi1; EXT[4] = lo2; EXT[5] = hi2;
+  const S = SIDES;
+  S[0] = l0; S[1] = l1; S[2] = l2; S[3] = l3; S[4] = l4; S[5] = l5; S[6] = l6; S[7] = l7; S[8] = l8; S[9] = l9;
+  S[10] = lx; S[11] = ly; S[12] = lz;
+  S[13] = r0; S[14] = r1; S[15] = r2; S[16] = r3; S[17] = r4; S[18] = r5; S[19] = r6; S[20] = r7; S[21] = r8; S[22] = r9;
+  S[23] = rxs; S[24] = rys; S[25] = rzs;
   return i;
 }
 
+/** Partition only (fallback axes): as splitPass without the extents, along (ax, ay, az). */
+function partitionPass(
+  perm: Uint32Array, tv: Float64Array, ta: Float64Array, first: number, end: number,
+  ax: number, ay: number, az: number, centreProj: number, rx: number, ry: number, rz: number,
+): number {
+  const threshold = 3 * centreProj;
+  let i = first, j = end;
+  while (i < j) {
+    const o = 9 * i;
+    const proj = (tv[o] + tv[o + 3] + tv[o + 6]) * ax + (tv[o + 1] + tv[o + 4] + tv[o + 7]) * ay + (tv[o + 2] + tv[o + 5] + tv[o + 8]) * az;
+    if (proj < threshold) { i++; continue; }
+    j--;
+    swapSlots(perm, tv, ta, i, j);
+  }
+  if (i > first && i < end) {
+    groupSums(tv, first, i, rx, ry, rz, SIDES, 0);
+    groupSums(tv, i, end, rx, ry, rz, SIDES, GROUP_STRIDE);
+  }
+  return i;
+}
+
+/** Exchanges slots i and j: permutation entry, vertex copies and area. */
+function swapSlots(perm: Uint32Array, tv: Float64Array, ta: Float64Array, i: number, j: number): void {
+  const t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+  const a = ta[i]; ta[i] = ta[j]; ta[j] = a;
+  const o = 9 * i, q = 9 * j;
+  let x = tv[o]; tv[o] = tv[q]; tv[q] = x;
+  x = tv[o + 1]; tv[o + 1] = tv[q + 1]; tv[q + 1] = x;
+  x = tv[o + 2]; tv[o + 2] = tv[q + 2]; tv[q + 2] = x;
+  x = tv[o + 3]; tv[o + 3] = tv[q + 3]; tv[q + 3] = x;
+  x = tv[o + 4]; tv[o + 4] = tv[q + 4]; tv[q + 4] = x;
+  x = tv[o + 5]; tv[o + 5] = tv[q + 5]; tv[q + 5] = x;
+  x = tv[o + 6]; tv[o + 6] = tv[q + 6]; tv[q + 6] = x;
+  x = tv[o + 7]; tv[o + 7] = tv[q + 7]; tv[q + 7] = x;
+  x = tv[o + 8]; tv[o + 8] = tv[q + 8]; tv[q + 8] = x;
+}
+
+const TRI = new Float64Array(MOMENT_STRIDE);
+
+/** Moment sums and vertex sum of slots [first, end) into out[o..o+GROUP_STRIDE-1]. */
+function groupSums(tv: Float64Array, first: number, end: number, rx: number, ry: number, rz: number, out: Float64Array, o: number): void {
+  out.fill(0, o, o + GROUP_STRIDE);
+  for (let i = first; i < end; i++) {
+    const v = 9 * i;
+    triangleMoments(
+      tv[v] - rx, tv[v + 1] - ry, tv[v + 2] - rz, tv[v + 3] - rx, tv[v + 4] - ry, tv[v + 5] - rz,
+      tv[v + 6] - rx, tv[v + 7] - ry, tv[v + 8] - rz, TRI, 0,
+    );
+    for (let k = 0; k < MOMENT_STRIDE; k++) out[o + k] += TRI[k];
+    out[o + MOMENT_STRIDE] += tv[v] + tv[v + 3] + tv[v + 6];
+    out[o + MOMENT_STRIDE + 1] += tv[v + 1] + tv[v + 4] + tv[v + 7];
+    out[o + MOMENT_STRIDE + 2] += tv[v + 2] + tv[v + 5] + tv[v + 8];
+  }
+}
+
 /**
- * Writes an OBB from a frame and the vertex projections' ranges on its axes: axes sorted by
- * decreasing extent (kept right-handed), half extents inflated against rounding.
+ * Writes an OBB from a frame F (three axes) and the vertex projections' ranges E on them: axes
+ * sorted by decreasing extent (kept right-handed), half extents inflated against rounding.
  */
-function writeObb(
-  B: Float64Array, o: number,
-  a0x: number, a0y: number, a0z: number, a1x: number, a1y: number, a1z: number, a2x: number, a2y: number, a2z: number,
-  lo0: number, hi0: number, lo1: number, hi1: number, lo2: number, hi2: number,
-): void {
+function writeObb(B: Float64Array, o: number, F: Float64Array, E: Float64Array): void {
+  const lo0 = E[0], hi0 = E[1], lo1 = E[2], hi1 = E[3], lo2 = E[4], hi2 = E[5];
   const scale = Math.max(Math.abs(lo0), Math.abs(hi0), Math.abs(lo1), Math.abs(hi1), Math.abs(lo2), Math.abs(hi2));
   const pad = INFLATE * scale + 1e-300;
-  const h0 = 0.5 * (hi0 - lo0) + pad, h1 = 0.5 * (hi1 - lo1) + pad, h2 = 0.5 * (hi2 - lo2) + pad;
+  const H = HS;
+  H[0] = 0.5 * (hi0 - lo0) + pad; H[1] = 0.5 * (hi1 - lo1) + pad; H[2] = 0.5 * (hi2 - lo2) + pad;
   const m0 = 0.5 * (lo0 + hi0), m1 = 0.5 * (lo1 + hi1), m2 = 0.5 * (lo2 + hi2);
-  B[o] = m0 * a0x + m1 * a1x + m2 * a2x;
-  B[o + 1] = m0 * a0y + m1 * a1y + m2 * a2y;
-  B[o + 2] = m0 * a0z + m1 * a1z + m2 * a2z;
-  // Order the axes by extent with a sorting network on (h, axis) and track the permutation parity.
+  B[o] = m0 * F[0] + m1 * F[3] + m2 * F[6];
+  B[o + 1] = m0 * F[1] + m1 * F[4] + m2 * F[7];
+  B[o + 2] = m0 * F[2] + m1 * F[5] + m2 * F[8];
+  // Order the axes by extent with a sorting network and track the permutation's parity.
   let i0 = 0, i1 = 1, i2 = 2, t: number, odd = false;
-  const H = HS; H[0] = h0; H[1] = h1; H[2] = h2;
   if (H[i0] < H[i1]) { t = i0; i0 = i1; i1 = t; odd = !odd; }
   if (H[i1] < H[i2]) { t = i1; i1 = i2; i2 = t; odd = !odd; }
   if (H[i0] < H[i1]) { t = i0; i0 = i1; i1 = t; odd = !odd; }
-  const A = AS;
-  A[0] = a0x; A[1] = a0y; A[2] = a0z; A[3] = a1x; A[4] = a1y; A[5] = a1z; A[6] = a2x; A[7] = a2y; A[8] = a2z;
   B[o + 3] = H[i0]; B[o + 4] = H[i1]; B[o + 5] = H[i2];
-  B[o + 6] = A[3 * i0]; B[o + 7] = A[3 * i0 + 1]; B[o + 8] = A[3 * i0 + 2];
-  B[o + 9] = A[3 * i1]; B[o + 10] = A[3 * i1 + 1]; B[o + 11] = A[3 * i1 + 2];
+  B[o + 6] = F[3 * i0]; B[o + 7] = F[3 * i0 + 1]; B[o + 8] = F[3 * i0 + 2];
+  B[o + 9] = F[3 * i1]; B[o + 10] = F[3 * i1 + 1]; B[o + 11] = F[3 * i1 + 2];
   const s = odd ? -1 : 1;
-  B[o + 12] = s * A[3 * i2]; B[o + 13] = s * A[3 * i2 + 1]; B[o + 14] = s * A[3 * i2 + 2];
+  B[o + 12] = s * F[3 * i2]; B[o + 13] = s * F[3 * i2 + 1]; B[o + 14] = s * F[3 * i2 + 2];
 }
 const HS = new Float64Array(3);
-const AS = new Float64Array(9);
 
 // ------------------------------------------------------------------------------------------------
 // Sphere-over-OBB hybrid
@@ -421,9 +508,9 @@ export function buildHybridTree(mesh: TriangleMesh, options: HybridBuildOptions 
       for (let j = 0; j < 3; j++) {
         const v = 3 * I[3 * perm[k] + j];
         const x = P[v], y = P[v + 1], z = P[v + 2];
-        if (x < minX) minX = x; if (x > maxX) maxX = x;
-        if (y < minY) minY = y; if (y > maxY) maxY = y;
-        if (z < minZ) minZ = z; if (z > maxZ) maxZ = z;
+        minX = Math.min(minX, x); maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+        minZ = Math.min(minZ, z); maxZ = Math.max(maxZ, z);
       }
     }
     const cx = 0.5 * (minX + maxX), cy = 0.5 * (minY + maxY), cz = 0.5 * (minZ + maxZ);
@@ -433,7 +520,7 @@ export function buildHybridTree(mesh: TriangleMesh, options: HybridBuildOptions 
         const v = 3 * I[3 * perm[k] + j];
         const dx = P[v] - cx, dy = P[v + 1] - cy, dz = P[v + 2] - cz;
         const d = dx * dx + dy * dy + dz * dz;
-        if (d > r2) r2 = d;
+        r2 = Math.max(r2, d);
       }
     }
     const scale = Math.max(Math.abs(minX), Math.abs(maxX), Math.abs(minY), Math.abs(maxY), Math.abs(minZ), Math.abs(maxZ));
@@ -476,8 +563,16 @@ export function buildAabbTree(mesh: TriangleMesh, options: AabbBuildOptions = {}
   const leafSize = checkLeafSize(options.leafSize ?? DEFAULT_LEAF_SIZE);
   const P = mesh.positions, I = mesh.indices;
   const prep = prepare(mesh);
-  const { n, perm, cen } = prep;
-  const store = new NodeStore(AABB_STRIDE, Math.min(2 * n, Math.ceil((4 * n) / leafSize) + 16));
+  const { n, perm } = prep;
+  // Triangle centroids in original order.
+  const cen = new Float64Array(3 * n);
+  for (let t = 0; t < n; t++) {
+    const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2];
+    cen[3 * t] = (P[a] + P[b] + P[c]) / 3;
+    cen[3 * t + 1] = (P[a + 1] + P[b + 1] + P[c + 1]) / 3;
+    cen[3 * t + 2] = (P[a + 2] + P[b + 2] + P[c + 2]) / 3;
+  }
+  const store = NodeStore.acquire(AABB_STRIDE, Math.ceil((3 * n) / leafSize) + 16);
   const stack = new RangeStack();
   stack.push(0, n, -1);
   while (stack.size > 0) {
@@ -494,14 +589,14 @@ export function buildAabbTree(mesh: TriangleMesh, options: AabbBuildOptions = {}
       for (let j = 0; j < 3; j++) {
         const v = 3 * I[3 * t + j];
         const x = P[v], y = P[v + 1], z = P[v + 2];
-        if (x < minX) minX = x; if (x > maxX) maxX = x;
-        if (y < minY) minY = y; if (y > maxY) maxY = y;
-        if (z < minZ) minZ = z; if (z > maxZ) maxZ = z;
+        minX = Math.min(minX, x); maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+        minZ = Math.min(minZ, z); maxZ = Math.max(maxZ, z);
       }
       const x = cen[3 * t], y = cen[3 * t + 1], z = cen[3 * t + 2];
-      if (x < cminX) cminX = x; if (x > cmaxX) cmaxX = x;
-      if (y < cminY) cminY = y; if (y > cmaxY) cmaxY = y;
-      if (z < cminZ) cminZ = z; if (z > cmaxZ) cmaxZ = z;
+      cminX = Math.min(cminX, x); cmaxX = Math.max(cmaxX, x);
+      cminY = Math.min(cminY, y); cmaxY = Math.max(cmaxY, y);
+      cminZ = Math.min(cminZ, z); cmaxZ = Math.max(cmaxZ, z);
     }
     const scale = Math.max(Math.abs(minX), Math.abs(maxX), Math.abs(minY), Math.abs(maxY), Math.abs(minZ), Math.abs(maxZ));
     const pad = INFLATE * scale + 1e-300;
