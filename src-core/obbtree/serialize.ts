@@ -83,9 +83,16 @@ export function deserializeTree(data: SerializedTree): BvTree {
   if (kind === 'aabb') return { kind, ...base } satisfies AabbTree;
   if (kind === 'hybrid') {
     const sphereOf = i32(data.buffers[5], nodeCount, 'sphere index');
-    const sb = data.buffers[6];
-    if (!(sb instanceof ArrayBuffer) || sb.byteLength % (8 * SPHERE_STRIDE) !== 0) throw new RangeError('serialised tree: spheres have the wrong size');
-    return { kind, ...base, sphereLevels: data.sphereLevels, sphereOf, spheres: new Float64Array(sb) } satisfies HybridTree;
+    // Every node with a sphere names a distinct one, and every stored sphere is named.
+    let sphereCount = 0;
+    for (let i = 0; i < nodeCount; i++) if (sphereOf[i] >= 0) sphereCount++;
+    const spheres = f64(data.buffers[6], SPHERE_STRIDE * sphereCount, 'spheres');
+    const used = new Uint8Array(sphereCount);
+    for (let i = 0; i < nodeCount; i++) {
+      const k = sphereOf[i];
+      if (k < -1 || k >= sphereCount || (k >= 0 && used[k]++)) throw new RangeError(`serialised tree: node ${i} has an invalid sphere index ${k}`);
+    }
+    return { kind, ...base, sphereLevels: data.sphereLevels, sphereOf, spheres } satisfies HybridTree;
   }
   throw new RangeError(`unknown tree kind ${String(kind)}`);
 }

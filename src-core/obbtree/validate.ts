@@ -80,6 +80,21 @@ export function validateTree(tree: BvTree, tolerance?: number): TreeValidation {
     if (t >= T || seenOrder[t]) { report(`triangle order is not a permutation (slot ${s} → ${t})`); break; }
     seenOrder[t] = 1;
   }
+  if (tree.kind === 'hybrid') {
+    const count = tree.spheres.length / SPHERE_STRIDE;
+    for (let i = 0; i < n; i++) {
+      const k = tree.sphereOf[i];
+      if (k < -1 || k >= count || !Number.isInteger(count)) report(`node ${i} refers to sphere ${k}, but the tree has ${count} spheres`);
+    }
+  }
+  for (let i = 0; i < tree.boxes.length; i++) {
+    if (!Number.isFinite(tree.boxes[i])) { report(`box data entry ${i} is not a finite number`); break; }
+  }
+  if (tree.kind === 'hybrid') {
+    for (let i = 0; i < tree.spheres.length; i++) {
+      if (!Number.isFinite(tree.spheres[i])) { report(`sphere data entry ${i} is not a finite number`); break; }
+    }
+  }
   if (errors.length > 0) return { ok: false, errors, worstExcess: NaN, nodesChecked: order.length };
 
   // Containment: every vertex of a node's slot range inside the node's volume.
