@@ -1,0 +1,77 @@
+/**
+ * The report as CSV (RFC 4180), for spreadsheets: a header row, then one row per result (part
+ * pair), in the report's order. Lines end with CRLF (the last one too); a field containing a
+ * comma, a double quote, CR or LF is quoted, with inner quotes doubled.
+ *
+ * Formula injection: a spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` (and some
+ * treat a leading tab or CR the same way) as a formula. Every text field that came from a file
+ * (part ids, part names, ignore reasons) and begins with one of those characters is written with
+ * a leading apostrophe (`'=cmd`), which spreadsheets show as text; a tool reading the CSV back
+ * should drop one leading apostrophe from such a field. Number columns are written by this module
+ * and never prefixed.
+ *
+ * Numbers: plain decimals (no exponent, no digit grouping, `.` as decimal point), at most six
+ * decimals (1 nm, 1e-6 mm³), trailing zeros dropped. Empty field: not measured / not applicable.
+ */
+import type { InterferenceReport, ReportResult } from './model.js';
+
+export const CSV_COLUMNS = [
+  'a', 'a_name', 'b', 'b_name', 'kind', 'volume_mm3',
+  'centroid_x_mm', 'centroid_y_mm', 'centroid_z_mm', 'contained',
+  'distance_mm', 'depth_mm', 'triangle_pairs', 'tolerance_mm', 'reason',
+] as const;
+
+export interface CsvOptions {
+  /** Start with a UTF-8 byte order mark (U+FEFF), which some spreadsheets need to read non-ASCII names. */
+  readonly bom?: boolean;
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** A text field from a file, made safe for spreadsheets (see the module comment). */
+export function csvText(s: string): string {
+  return FORMULA_START.test(s) ? `'${s}` : s;
+}
+
+/** RFC 4180 quoting of one field. */
+export function csvField(s: string): string {
+  return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A number as a plain decimal with at most six decimals; '' for null. */
+export function csvNumber(n: number | null): string {
+  if (n === null || !Number.isFinite(n)) return '';
+  let s = n.toFixed(6);
+  if (s.includes('e')) return String(n); // |n| >= 1e21: not a length or volume here
+  s = s.replace(/\.?0+$/, '');
+  return s === '-0' ? '0' : s;
+}
+
+function row(r: ReportResult, names: ReadonlyMap<string, string>): string[] {
+  return [
+    csvText(r.a),
+    csvText(names.get(r.a) ?? ''),
+    csvText(r.b),
+    csvText(names.get(r.b) ?? ''),
+    r.kind,
+    csvNumber(r.volumeMm3),
+    csvNumber(r.centroidMm?.[0] ?? null),
+    csvNumber(r.centroidMm?.[1] ?? null),
+    csvNumber(r.centroidMm?.[2] ?? null),
+    r.contained ? 'true' : 'false',
+    csvNumber(r.distanceMm),
+    csvNumber(r.depthMm),
+    String(r.trianglePairs.length),
+    csvNumber(r.toleranceMm),
+    csvText(r.reason ?? ''),
+  ];
+}
+
+/** The report's results as CSV text (see the module comment for the rules). */
+export function reportToCsv(report: InterferenceReport, options: CsvOptions = {}): string {
+  const names = new Map(report.parts.map((p) => [p.id, p.name] as const));
+  const lines: string[] = [CSV_COLUMNS.join(',')];
+  for (const r of report.results) lines.push(row(r, names).map(csvField).join(','));
+  return (options.bom ? '\uFEFF' : '') + lines.join('\r\n') + '\r\n';
+}

@@ -1,0 +1,529 @@
+/**
+ * The report as one self-contained HTML page that opens offline: inline CSS and a small inline
+ * script (click or press a column header to sort), no external URL of any kind.
+ *
+ * Safety: every string that came from a file (assembly name, title, part ids and names, source
+ * paths, ignore reasons, warnings) goes through escapeHtml; the table data is written as HTML
+ * rows, never as data inside the script. A Content-Security-Policy meta tag allows nothing but
+ * the page's own inline style and script, named by their SHA-256 hashes (computed here when the
+ * page is rendered; src-core has no crypto API, hence the small SHA-256 below), so even markup
+ * that slipped through could not run a script or load anything.
+ */
+import type { ResultKind } from '../check/types.js';
+import { KIND_ORDER, type InterferenceReport, type ReportResult } from './model.js';
+
+export interface HtmlOptions {
+  /** Heading of the page; default: the report's title, else its assembly name. */
+  readonly title?: string;
+  /** The application named in the footer; default: the report's generator, else "Interfere". */
+  readonly generator?: { readonly name: string; readonly version?: string };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;',
+};
+
+/** Text safe inside HTML elements and quoted attribute values. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+function groupInteger(digits: string): string {
+  let out = '';
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+/**
+ * A number for people: four significant digits (at least the integer part), thousands grouped
+ * with commas, trailing zeros dropped: 533,001 · 9,096 · 58.9 · 2.29 · 0.0004. Magnitudes below
+ * 1e-6 in exponent form.
+ */
+export function formatNumber(n: number, significant = 4): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (n === 0) return '0';
+  const abs = Math.abs(n);
+  if (abs < 1e-6) return n.toExponential(Math.max(0, significant - 2));
+  const magnitude = Math.floor(Math.log10(abs));
+  const decimals = Math.min(20, Math.max(0, significant - 1 - magnitude));
+  let s = abs.toFixed(decimals);
+  if (s.includes('e')) return String(n);
+  if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
+  const dot = s.indexOf('.');
+  const intPart = dot < 0 ? s : s.slice(0, dot);
+  const grouped = groupInteger(intPart) + (dot < 0 ? '' : s.slice(dot));
+  return (n < 0 && grouped !== '0' ? '-' : '') + grouped;
+}
+
+function formatCount(n: number): string {
+  return groupInteger(String(Math.trunc(Math.abs(n))));
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${formatNumber(Math.round(ms))} ms` : `${formatNumber(ms / 1000, 3)} s`;
+}
+
+function withUnit(n: number | null, unit: string): string {
+  return n === null ? '—' : `${formatNumber(n)} ${unit}`;
+}
+
+/** A point to 0.1 µm, so that rounding noise such as -2.8e-15 reads as 0. */
+function pointText(p: readonly number[]): string {
+  return `(${p.map((c) => formatNumber(Math.round(c * 1e4) / 1e4 || 0)).join(', ')}) mm`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SHA-256 (FIPS 180-4), for the Content-Security-Policy hashes
+
+/** floor(n^(1/k)) for a positive BigInt, by Newton's method from above. */
+function integerRoot(n: bigint, k: bigint): bigint {
+  let x = 1n << (BigInt(n.toString(2).length) / k + 1n);
+  for (;;) {
+    const y = ((k - 1n) * x + n / x ** (k - 1n)) / k;
+    if (y >= x) return x;
+    x = y;
+  }
+}
+
+let roundConstants: Uint32Array | null = null;
+let initialHash: Uint32Array | null = null;
+
+/**
+ * The standard's constants, derived exactly as it defines them: the first 32 bits of the
+ * fractional parts of the cube roots of the first 64 primes (K) and of the square roots of the
+ * first 8 primes (H0).
+ */
+function constants(): { k: Uint32Array; h: Uint32Array } {
+  if (roundConstants === null || initialHash === null) {
+    const primes: bigint[] = [];
+    for (let n = 2; primes.length < 64; n++) {
+      if (primes.every((p) => n % Number(p) !== 0)) primes.push(BigInt(n));
+    }
+    const mask = 0xffffffffn;
+    roundConstants = Uint32Array.from(primes, (p) => Number(integerRoot(p << 96n, 3n) & mask));
+    initialHash = Uint32Array.from(primes.slice(0, 8), (p) => Number(integerRoot(p << 64n, 2n) & mask));
+  }
+  return { k: roundConstants, h: initialHash };
+}
+
+function rotr(x: number, n: number): number {
+  return (x >>> n) | (x << (32 - n));
+}
+
+/** SHA-256 digest of bytes (32 bytes). */
+export function sha256(data: Uint8Array): Uint8Array {
+  const { k, h: h0 } = constants();
+  const blocks = Math.ceil((data.length + 9) / 64);
+  const padded = new Uint8Array(blocks * 64);
+  padded.set(data);
+  padded[data.length] = 0x80;
+  const view = new DataView(padded.buffer);
+  const bits = data.length * 8;
+  view.setUint32(padded.length - 8, Math.floor(bits / 0x100000000));
+  view.setUint32(padded.length - 4, bits >>> 0);
+  const h = Uint32Array.from(h0);
+  const w = new Uint32Array(64);
+  for (let off = 0; off < padded.length; off += 64) {
+    for (let t = 0; t < 16; t++) w[t] = view.getUint32(off + 4 * t);
+    for (let t = 16; t < 64; t++) {
+      const x = w[t - 15]!;
+      const y = w[t - 2]!;
+      const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
+      const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
+      w[t] = w[t - 16]! + s0 + w[t - 7]! + s1;
+    }
+    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, hh = h[7]!;
+    for (let t = 0; t < 64; t++) {
+      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[t]! + w[t]!) | 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h[0] = h[0]! + a;
+    h[1] = h[1]! + b;
+    h[2] = h[2]! + c;
+    h[3] = h[3]! + d;
+    h[4] = h[4]! + e;
+    h[5] = h[5]! + f;
+    h[6] = h[6]! + g;
+    h[7] = h[7]! + hh;
+  }
+  const out = new Uint8Array(32);
+  const outView = new DataView(out.buffer);
+  for (let i = 0; i < 8; i++) outView.setUint32(4 * i, h[i]!);
+  return out;
+}
+
+/** UTF-8 bytes of a string (a lone surrogate becomes U+FFFD, as the Encoding standard says). */
+export function utf8Encode(s: string): Uint8Array {
+  const out = new Uint8Array(s.length * 3);
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      } else {
+        c = 0xfffd;
+      }
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      c = 0xfffd;
+    }
+    if (c < 0x80) {
+      out[n++] = c;
+    } else if (c < 0x800) {
+      out[n++] = 0xc0 | (c >> 6);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else if (c < 0x10000) {
+      out[n++] = 0xe0 | (c >> 12);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else {
+      out[n++] = 0xf0 | (c >> 18);
+      out[n++] = 0x80 | ((c >> 12) & 0x3f);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return out.slice(0, n);
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard base64 with padding. */
+export function base64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const rest = bytes.length - i;
+    const v = (bytes[i]! << 16) | ((rest > 1 ? bytes[i + 1]! : 0) << 8) | (rest > 2 ? bytes[i + 2]! : 0);
+    s += BASE64[(v >> 18) & 63]! + BASE64[(v >> 12) & 63]!;
+    s += rest > 1 ? BASE64[(v >> 6) & 63]! : '=';
+    s += rest > 2 ? BASE64[v & 63]! : '=';
+  }
+  return s;
+}
+
+/** A CSP hash source for the exact text of an inline element: `'sha256-…'`. */
+export function cspHash(text: string): string {
+  return `'sha256-${base64(sha256(utf8Encode(text)))}'`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page's style and script (constant text: their hashes go into the CSP)
+
+const STYLE = `
+:root {
+  --fg: #1f2328; --muted: #59636e; --line: #d8dee4; --head: #f3f5f7; --bg: #fff;
+  --interference: #c62828; --clearance: #d35400; --contact: #1565c0; --ignored: #6e7781; --ok: #1a7f37;
+}
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body {
+  margin: 0; padding: 24px 32px 40px; color: var(--fg); background: var(--bg);
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif;
+}
+header { border-bottom: 1px solid var(--line); padding-bottom: 12px; margin-bottom: 8px; }
+h1 { font-size: 22px; margin: 0 0 2px; overflow-wrap: anywhere; }
+h2 { font-size: 16px; margin: 28px 0 10px; }
+.sub { color: var(--muted); overflow-wrap: anywhere; }
+.status { display: inline-block; margin-top: 10px; padding: 4px 12px; border-radius: 6px; font-weight: 600; color: #fff; }
+.status.pass { background: var(--ok); }
+.status.fail { background: var(--interference); }
+.badges { display: flex; flex-wrap: wrap; gap: 8px; margin: 0; padding: 0; list-style: none; }
+.badge {
+  display: inline-block; padding: 1px 9px; border-radius: 999px; color: #fff; font-weight: 600;
+  font-size: 12px; line-height: 20px; white-space: nowrap;
+  -webkit-print-color-adjust: exact; print-color-adjust: exact;
+}
+.badges .badge { font-size: 14px; padding: 3px 12px; line-height: 22px; }
+.badge .n { font-variant-numeric: tabular-nums; }
+.badge.zero { opacity: .45; }
+.k-interference { background: var(--interference); }
+.k-clearance { background: var(--clearance); }
+.k-contact { background: var(--contact); }
+.k-ignored { background: var(--ignored); }
+dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
+dl.settings dt { color: var(--muted); }
+dl.settings dd { margin: 0; font-variant-numeric: tabular-nums; }
+.table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; max-height: 80vh; overflow-y: auto; }
+table { border-collapse: separate; border-spacing: 0; width: 100%; }
+th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+tbody tr:last-child td { border-bottom: 0; }
+tbody tr:nth-child(even) td { background: #fafbfc; }
+thead th { position: sticky; top: 0; z-index: 1; background: var(--head); font-weight: 600; white-space: nowrap; }
+th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th button {
+  font: inherit; color: inherit; background: none; border: 0; padding: 0; margin: 0; cursor: pointer;
+  text-align: inherit; display: inline-flex; gap: 4px; align-items: baseline;
+}
+th button:focus-visible { outline: 2px solid var(--contact); outline-offset: 2px; border-radius: 2px; }
+th button::after { content: "\\2195"; color: var(--muted); font-size: 11px; }
+th[aria-sort="ascending"] button::after { content: "\\25B2"; color: var(--fg); }
+th[aria-sort="descending"] button::after { content: "\\25BC"; color: var(--fg); }
+.id { color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }
+.name { overflow-wrap: anywhere; }
+.reason { color: var(--muted); font-size: 12px; margin-top: 2px; overflow-wrap: anywhere; }
+.source { overflow-wrap: anywhere; }
+.empty { color: var(--muted); text-align: center; padding: 16px; }
+.warnings { color: var(--clearance); margin: 0; padding-left: 20px; }
+footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
+@media print {
+  body { padding: 0; font-size: 11px; }
+  .table-wrap { overflow: visible; max-height: none; border: 0; }
+  thead { display: table-header-group; }
+  thead th { position: static; }
+  th button::after { content: none !important; }
+  tr { break-inside: avoid; }
+  h2 { break-after: avoid; }
+  .status { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+`;
+
+const SCRIPT = `
+(function () {
+  'use strict';
+  function key(row, col, numeric) {
+    var cell = row.cells[col];
+    if (!cell) return null;
+    var v = cell.hasAttribute('data-v') ? cell.getAttribute('data-v') : cell.textContent;
+    if (!numeric) return v.trim().toLowerCase();
+    if (v === '') return null;
+    var n = Number(v);
+    return isNaN(n) ? null : n;
+  }
+  function sortBy(table, th, col) {
+    var numeric = th.getAttribute('data-type') === 'num';
+    var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1;
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows).map(function (row, i) {
+      return { row: row, i: i, k: key(row, col, numeric) };
+    });
+    rows.sort(function (p, q) {
+      if (p.k === null || q.k === null) return p.k === q.k ? p.i - q.i : (p.k === null ? 1 : -1);
+      var c = numeric ? p.k - q.k : p.k.localeCompare(q.k, undefined, { numeric: true });
+      return c !== 0 ? dir * c : p.i - q.i;
+    });
+    var frag = document.createDocumentFragment();
+    rows.forEach(function (r) { frag.appendChild(r.row); });
+    body.appendChild(frag);
+    Array.prototype.forEach.call(th.parentNode.cells, function (other) { other.removeAttribute('aria-sort'); });
+    th.setAttribute('aria-sort', dir === 1 ? 'ascending' : 'descending');
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      var button = th.querySelector('button');
+      if (button) button.addEventListener('click', function () { sortBy(table, th, col); });
+    });
+  });
+})();
+`;
+
+let cachedCsp: string | null = null;
+
+/** The page's Content-Security-Policy: nothing but its own inline style and script. */
+export function contentSecurityPolicy(): string {
+  cachedCsp ??= [
+    "default-src 'none'",
+    `style-src ${cspHash(STYLE)}`,
+    `script-src ${cspHash(SCRIPT)}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return cachedCsp;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page
+
+const KIND_LABEL: Readonly<Record<ResultKind, string>> = {
+  interference: 'interference',
+  clearance: 'clearance',
+  contact: 'contact',
+  ignored: 'ignored',
+};
+
+function badge(kind: ResultKind, text: string, extraClass = ''): string {
+  return `<span class="badge k-${kind}${extraClass}">${text}</span>`;
+}
+
+/** A numeric cell: the formatted text, and the exact value for sorting ('' sorts last). */
+function numCell(n: number | null, text: string, title?: string): string {
+  const t = title !== undefined ? ` title="${escapeHtml(title)}"` : '';
+  return `<td class="num" data-v="${n === null ? '' : String(n)}"${t}>${escapeHtml(text)}</td>`;
+}
+
+function partCell(id: string, names: ReadonlyMap<string, string>): string {
+  const name = names.get(id);
+  const inner = name !== undefined && name !== '' && name !== id
+    ? `<span class="name">${escapeHtml(name)}</span> <span class="id">${escapeHtml(id)}</span>`
+    : `<span class="name">${escapeHtml(id)}</span>`;
+  return `<td data-v="${escapeHtml(name || id)}">${inner}</td>`;
+}
+
+/** A sortable column header; `numeric` sorts by the cells' data-v numbers and aligns right. */
+function th(label: string, numeric: boolean, extra = ''): string {
+  return `<th scope="col"${numeric ? ' class="num" data-type="num"' : ''}${extra}><button type="button">${label}</button></th>`;
+}
+
+function resultRow(r: ReportResult, names: ReadonlyMap<string, string>): string {
+  const rank = KIND_ORDER.indexOf(r.kind);
+  const reason = r.reason !== null && r.reason !== '' ? `<div class="reason">${escapeHtml(r.reason)}</div>` : '';
+  const geometric = r.kind === 'ignored' && r.geometricKind !== 'ignored'
+    ? `<div class="reason">geometry: ${escapeHtml(r.geometricKind)}</div>` : '';
+  const containedText = r.contained
+    ? (r.containedPart !== null ? `yes: ${names.get(r.containedPart) || r.containedPart} inside` : 'yes')
+    : 'no';
+  const closest = r.closestPointsMm;
+  return [
+    '<tr>',
+    `<td data-v="${rank}">${badge(r.kind, KIND_LABEL[r.kind])}${reason}${geometric}</td>`,
+    partCell(r.a, names),
+    partCell(r.b, names),
+    numCell(r.volumeMm3, withUnit(r.volumeMm3, 'mm³'), r.centroidMm !== null ? `centroid ${pointText(r.centroidMm)}` : undefined),
+    numCell(r.depthMm, withUnit(r.depthMm, 'mm')),
+    numCell(r.distanceMm, withUnit(r.distanceMm, 'mm'),
+      closest !== null ? `closest points ${pointText(closest[0])} and ${pointText(closest[1])}` : undefined),
+    numCell(r.trianglePairs.length, formatCount(r.trianglePairs.length)),
+    `<td data-v="${r.contained ? 'yes' : 'no'}">${escapeHtml(containedText)}</td>`,
+    numCell(r.toleranceMm, withUnit(r.toleranceMm, 'mm')),
+    '</tr>',
+  ].join('');
+}
+
+function summaryBadges(report: InterferenceReport): string {
+  const s = report.summary;
+  const items: [ResultKind, number, string, string][] = [
+    ['interference', s.interferences, 'interference', 'interferences'],
+    ['clearance', s.clearanceViolations, 'clearance violation', 'clearance violations'],
+    ['contact', s.contacts, 'contact', 'contacts'],
+    ['ignored', s.ignored, 'ignored pair', 'ignored pairs'],
+  ];
+  return `<ul class="badges">${items
+    .map(([kind, n, one, many]) => `<li>${badge(kind, `<span class="n">${formatCount(n)}</span> ${n === 1 ? one : many}`, n === 0 ? ' zero' : '')}</li>`)
+    .join('')}</ul>`;
+}
+
+/** The report as one self-contained HTML page (see the module comment). Linear in the results. */
+export function reportToHtml(report: InterferenceReport, options: HtmlOptions = {}): string {
+  const names = new Map(report.parts.map((p) => [p.id, p.name] as const));
+  const title = options.title ?? report.title ?? report.assembly;
+  const generator = options.generator ?? report.generator ?? { name: 'Interfere' };
+  const appText = generator.version ? `${generator.name} ${generator.version}` : generator.name;
+  const s = report.summary;
+  const st = report.settings;
+  const failed = s.interferences > 0 || s.clearanceViolations > 0 || report.results.some((r) => r.kind === 'interference' || r.kind === 'clearance');
+
+  // Most severe first, the report's order within a kind.
+  const ordered = report.results
+    .map((r, i) => ({ r, i, rank: KIND_ORDER.indexOf(r.kind) }))
+    .sort((p, q) => p.rank - q.rank || p.i - q.i);
+
+  const out: string[] = [];
+  out.push(
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+    `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">\n`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+    `<meta name="generator" content="${escapeHtml(appText)}">\n`,
+    `<title>Interference report: ${escapeHtml(title)}</title>\n`,
+    `<style>${STYLE}</style>\n</head>\n<body>\n`,
+  );
+
+  out.push(
+    '<header>\n',
+    `<h1>Interference report: ${escapeHtml(title)}</h1>\n`,
+    `<div class="sub">Assembly <span class="source">${escapeHtml(report.assembly)}</span> · `,
+    `${formatCount(s.parts)} ${s.parts === 1 ? 'part' : 'parts'} · ${formatCount(s.triangles)} triangles · checked in ${escapeHtml(formatDuration(s.elapsedMs))}</div>\n`,
+    failed
+      ? '<div class="status fail">Fail: interference or clearance violation found (exit status 1)</div>\n'
+      : '<div class="status pass">Pass: no interference (exit status 0)</div>\n',
+    '</header>\n',
+  );
+
+  out.push('<section aria-labelledby="h-summary">\n<h2 id="h-summary">Summary</h2>\n', summaryBadges(report), '\n');
+  if (s.contained > 0) {
+    out.push(`<p>${formatCount(s.contained)} of the results ${s.contained === 1 ? 'is a part' : 'are parts'} wholly inside another part.</p>\n`);
+  }
+  out.push('</section>\n');
+
+  out.push(
+    '<section aria-labelledby="h-settings">\n<h2 id="h-settings">Settings</h2>\n<dl class="settings">\n',
+    `<dt>Touch tolerance</dt><dd>${formatNumber(st.touchToleranceMm)} mm (${st.touchToleranceAuto ? 'automatic, from the parts’ chordal error' : 'set in the assembly'}): surfaces closer than this, or overlapping by less, are contact</dd>\n`,
+    `<dt>Clearance</dt><dd>${st.clearanceMm > 0 ? `${formatNumber(st.clearanceMm)} mm: pairs closer than this are clearance violations` : 'off (0 mm)'}</dd>\n`,
+    `<dt>Contact counts as interference</dt><dd>${st.contactIsInterference ? 'yes' : 'no'}</dd>\n`,
+    '</dl>\n</section>\n',
+  );
+
+  if (report.warnings.length > 0) {
+    out.push('<section aria-labelledby="h-warnings">\n<h2 id="h-warnings">Warnings</h2>\n<ul class="warnings">\n');
+    for (const w of report.warnings) out.push(`<li>${escapeHtml(w)}</li>\n`);
+    out.push('</ul>\n</section>\n');
+  }
+
+  out.push(
+    '<section aria-labelledby="h-results">\n<h2 id="h-results">Results</h2>\n',
+    '<div class="table-wrap"><table class="sortable results" aria-labelledby="h-results">\n<thead><tr>',
+    // Sorted by severity rank (data-v), left-aligned like text.
+    th('Kind', false, ' data-type="num" aria-sort="ascending"'),
+    th('Part A', false),
+    th('Part B', false),
+    th('Volume (mm³)', true),
+    th('Depth (mm)', true),
+    th('Min distance (mm)', true),
+    th('Triangle pairs', true),
+    th('Contained', false),
+    th('Tolerance (mm)', true),
+    '</tr></thead>\n<tbody>\n',
+  );
+  for (const { r } of ordered) out.push(resultRow(r, names), '\n');
+  if (ordered.length === 0) {
+    out.push('<tr><td class="empty" colspan="9">No pair interferes, touches or violates the clearance.</td></tr>\n');
+  }
+  out.push('</tbody>\n</table></div>\n</section>\n');
+
+  out.push(
+    '<section aria-labelledby="h-parts">\n<h2 id="h-parts">Parts</h2>\n',
+    '<div class="table-wrap"><table class="sortable parts" aria-labelledby="h-parts">\n<thead><tr>',
+    th('Id', false),
+    th('Name', false),
+    th('Source', false),
+    th('Body', true),
+    th('Triangles', true),
+    th('Closed solid', false),
+    '</tr></thead>\n<tbody>\n',
+  );
+  for (const p of report.parts) {
+    out.push(
+      '<tr>',
+      `<td>${escapeHtml(p.id)}</td>`,
+      `<td>${escapeHtml(p.name)}</td>`,
+      `<td class="source">${escapeHtml(p.source)}</td>`,
+      numCell(p.body, String(p.body)),
+      numCell(p.triangles, p.triangles === null ? '—' : formatCount(p.triangles)),
+      `<td>${p.closed === null ? '—' : p.closed ? 'yes' : 'no'}</td>`,
+      '</tr>\n',
+    );
+  }
+  if (report.parts.length === 0) out.push('<tr><td class="empty" colspan="6">The report lists no parts.</td></tr>\n');
+  out.push('</tbody>\n</table></div>\n</section>\n');
+
+  out.push(
+    `<footer>Generated <time datetime="${escapeHtml(report.generatedAt)}">${escapeHtml(report.generatedAt.replace('T', ' ').replace(/Z$/, ' UTC'))}</time>`,
+    ` by ${escapeHtml(appText)} · report format interfere-report v${report.version}</footer>\n`,
+    `<script>${SCRIPT}</script>\n</body>\n</html>\n`,
+  );
+  return out.join('');
+}

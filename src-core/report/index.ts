@@ -1,0 +1,16 @@
+/**
+ * The check report (format v1 of shared/spec/formats.md): the model built from a check, and its
+ * three renderings: the JSON file tools read, CSV for spreadsheets, and a self-contained HTML page.
+ */
+export {
+  REPORT_FORMAT, REPORT_VERSION, KIND_ORDER, ReportError, buildReport, exitCode, isoSeconds,
+  countResults, checkReportConsistency,
+  type InterferenceReport, type ReportSettings, type ReportSummary, type ReportResult, type ReportPart,
+  type ReportGenerator, type ReportPartInput, type BuildReportInput, type TrianglePair, type Vec3,
+} from './model.js';
+export { reportToJson, parseReport, type ParseReportOptions } from './json.js';
+export { reportToCsv, csvField, csvText, csvNumber, CSV_COLUMNS, type CsvOptions } from './csv.js';
+export {
+  reportToHtml, escapeHtml, formatNumber, contentSecurityPolicy, cspHash, sha256, utf8Encode, base64,
+  type HtmlOptions,
+} from './html.js';

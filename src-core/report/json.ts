@@ -1,0 +1,339 @@
+/**
+ * The report as a file (`*.report.json`): writing it readable and in linear time, and reading it
+ * back with validation.
+ *
+ * Layout: two-space indentation; short arrays of numbers or strings on one line (`[12.1, 40.5, 3]`);
+ * arrays of such small arrays (`trianglePairs`, `closestPointsMm`) packed into rows of at most
+ * about 100 characters, so tens of thousands of triangle pairs take a few thousand lines rather
+ * than one line or a hundred thousand. Numbers are written by JSON.stringify: full precision.
+ */
+import type { ResultKind } from '../check/types.js';
+import {
+  REPORT_FORMAT, REPORT_VERSION, ReportError, checkReportConsistency,
+  type InterferenceReport, type ReportPart, type ReportResult, type TrianglePair, type Vec3,
+} from './model.js';
+
+const LINE_WIDTH = 100;
+const INDENT = '  ';
+
+type Scalar = string | number | boolean | null;
+
+function isScalar(v: unknown): v is Scalar {
+  return v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+}
+
+function scalar(v: Scalar): string {
+  // String() of a finite number is its JSON text (shortest round trip); only strings need escaping.
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  return JSON.stringify(v);
+}
+
+function isScalarArray(v: unknown): v is readonly Scalar[] {
+  return Array.isArray(v) && v.every(isScalar);
+}
+
+function inline(v: readonly Scalar[]): string {
+  if (v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number') return `[${scalar(v[0])}, ${scalar(v[1])}]`;
+  let s = '[';
+  for (let i = 0; i < v.length; i++) s += (i > 0 ? ', ' : '') + scalar(v[i]!);
+  return s + ']';
+}
+
+/**
+ * An array of small arrays: on one line when short, else packed into rows up to the line width.
+ * Each row is built as one string, so the cost is linear with a small constant.
+ */
+function writeRows(v: readonly (readonly Scalar[])[], indent: string, out: string[]): void {
+  const budget = LINE_WIDTH - 30 - indent.length;
+  let short = v.length * 2;
+  for (let i = 0; i < v.length && short <= budget; i++) short += inline(v[i]!).length;
+  if (short <= budget) {
+    out.push(`[${v.map(inline).join(', ')}]`);
+    return;
+  }
+  const inner = indent + INDENT;
+  out.push('[\n');
+  let line = '';
+  for (let i = 0; i < v.length; i++) {
+    const item = inline(v[i]!);
+    if (line === '') {
+      line = inner + item;
+    } else if (line.length + 2 + item.length + 1 > LINE_WIDTH) {
+      out.push(line, ',\n');
+      line = inner + item;
+    } else {
+      line += ', ' + item;
+    }
+  }
+  out.push(line, '\n', indent, ']');
+}
+
+/** Appends the JSON of `v` to `out`; `indent` is the indentation of the line `v` starts on. */
+function write(v: unknown, indent: string, out: string[]): void {
+  if (isScalar(v)) {
+    out.push(scalar(v));
+    return;
+  }
+  const inner = indent + INDENT;
+  if (Array.isArray(v)) {
+    if (v.length === 0) {
+      out.push('[]');
+    } else if (v.every(isScalar) && indent.length + inline(v).length <= LINE_WIDTH - 30) {
+      out.push(inline(v));
+    } else if (v.every(isScalarArray)) {
+      writeRows(v, indent, out);
+    } else {
+      out.push('[\n');
+      for (let i = 0; i < v.length; i++) {
+        out.push(inner);
+        write(v[i] === undefined ? null : v[i], inner, out);
+        out.push(i < v.length - 1 ? ',\n' : '\n');
+      }
+      out.push(indent, ']');
+    }
+    return;
+  }
+  if (typeof v === 'object' && v !== null) {
+    const entries = Object.entries(v).filter(([, value]) => value !== undefined);
+    if (entries.length === 0) {
+      out.push('{}');
+      return;
+    }
+    out.push('{\n');
+    entries.forEach(([key, value], i) => {
+      out.push(inner, JSON.stringify(key), ': ');
+      write(value, inner, out);
+      out.push(i < entries.length - 1 ? ',\n' : '\n');
+    });
+    out.push(indent, '}');
+    return;
+  }
+  // undefined, functions, symbols, bigints: not part of a report.
+  throw new ReportError(`cannot be written as JSON (${typeof v})`);
+}
+
+/** The report file's text (ends with a newline). Linear in the size of the report. */
+export function reportToJson(report: InterferenceReport): string {
+  const out: string[] = [];
+  write(report, '', out);
+  out.push('\n');
+  return out.join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+const KINDS: readonly ResultKind[] = ['interference', 'contact', 'clearance', 'ignored'];
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+type Obj = Record<string, unknown>;
+
+function fail(field: string, problem: string): never {
+  throw new ReportError(problem, field);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return `a string (${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)})`;
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
+}
+
+function obj(v: unknown, field: string): Obj {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(field, `must be an object, got ${describe(v)}`);
+  return v as Obj;
+}
+
+function arr(v: unknown, field: string): unknown[] {
+  if (!Array.isArray(v)) fail(field, `must be an array, got ${describe(v)}`);
+  return v;
+}
+
+function str(v: unknown, field: string): string {
+  if (typeof v !== 'string') fail(field, `must be a string, got ${describe(v)}`);
+  return v;
+}
+
+function bool(v: unknown, field: string): boolean {
+  if (typeof v !== 'boolean') fail(field, `must be true or false, got ${describe(v)}`);
+  return v;
+}
+
+function num(v: unknown, field: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) fail(field, `must be a number, got ${describe(v)}`);
+  return v;
+}
+
+function nonNegative(v: unknown, field: string): number {
+  const n = num(v, field);
+  if (n < 0) fail(field, `must not be negative, got ${n}`);
+  return n;
+}
+
+function count(v: unknown, field: string): number {
+  const n = num(v, field);
+  if (!Number.isSafeInteger(n) || n < 0) fail(field, `must be a non-negative integer, got ${n}`);
+  return n;
+}
+
+function numOrNull(v: unknown, field: string): number | null {
+  return v === null ? null : num(v, field);
+}
+
+function strOrNull(v: unknown, field: string): string | null {
+  return v === null ? null : str(v, field);
+}
+
+function vec3(v: unknown, field: string): Vec3 {
+  const a = arr(v, field);
+  if (a.length !== 3) fail(field, `must be [x, y, z], got ${a.length} numbers`);
+  return [num(a[0], `${field}[0]`), num(a[1], `${field}[1]`), num(a[2], `${field}[2]`)];
+}
+
+function vec3OrNull(v: unknown, field: string): Vec3 | null {
+  return v === null ? null : vec3(v, field);
+}
+
+function kind(v: unknown, field: string): ResultKind {
+  if (typeof v !== 'string' || !(KINDS as readonly string[]).includes(v)) {
+    fail(field, `must be one of ${KINDS.join(', ')}; got ${describe(v)}`);
+  }
+  return v as ResultKind;
+}
+
+/** An optional added field: its default when absent, else read strictly. */
+function optional<T>(o: Obj, key: string, field: string, read: (v: unknown, field: string) => T, fallback: T): T {
+  return key in o && o[key] !== undefined ? read(o[key], field ? `${field}.${key}` : key) : fallback;
+}
+
+function trianglePairs(v: unknown, field: string): TrianglePair[] {
+  const a = arr(v, field);
+  const out = new Array<TrianglePair>(a.length);
+  for (let k = 0; k < a.length; k++) {
+    const p = a[k];
+    if (!Array.isArray(p) || p.length !== 2) fail(`${field}[${k}]`, `must be a pair [i, j], got ${describe(p)}`);
+    out[k] = [count(p[0], `${field}[${k}][0]`), count(p[1], `${field}[${k}][1]`)];
+  }
+  return out;
+}
+
+function result(v: unknown, field: string, defaultTolerance: number): ReportResult {
+  const o = obj(v, field);
+  const k = kind(o['kind'], `${field}.kind`);
+  const closest = optional(o, 'closestPointsMm', field, (c, f) => {
+    if (c === null) return null;
+    const pts = arr(c, f);
+    if (pts.length !== 2) fail(f, `must be two points, got ${pts.length}`);
+    return [vec3(pts[0], `${f}[0]`), vec3(pts[1], `${f}[1]`)] as const;
+  }, null);
+  const geometricKind = optional<ResultKind | 'clear'>(o, 'geometricKind', field,
+    (g, f) => (g === 'clear' ? 'clear' : kind(g, f)), k);
+  return {
+    a: str(o['a'], `${field}.a`),
+    b: str(o['b'], `${field}.b`),
+    kind: k,
+    geometricKind,
+    volumeMm3: numOrNull(o['volumeMm3'], `${field}.volumeMm3`),
+    centroidMm: vec3OrNull(o['centroidMm'], `${field}.centroidMm`),
+    contained: bool(o['contained'], `${field}.contained`),
+    containedPart: optional(o, 'containedPart', field, strOrNull, null),
+    distanceMm: optional(o, 'distanceMm', field, numOrNull, null),
+    closestPointsMm: closest,
+    depthMm: optional(o, 'depthMm', field, numOrNull, null),
+    toleranceMm: optional(o, 'toleranceMm', field, nonNegative, defaultTolerance),
+    reason: optional(o, 'reason', field, strOrNull, null),
+    trianglePairs: trianglePairs(o['trianglePairs'], `${field}.trianglePairs`),
+  };
+}
+
+function part(v: unknown, field: string): ReportPart {
+  const o = obj(v, field);
+  const id = str(o['id'], `${field}.id`);
+  return {
+    id,
+    name: optional(o, 'name', field, str, id),
+    source: optional(o, 'source', field, str, ''),
+    body: optional(o, 'body', field, count, 0),
+    triangles: optional(o, 'triangles', field, (t, f) => (t === null ? null : count(t, f)), null),
+    closed: optional(o, 'closed', field, (c, f) => (c === null ? null : bool(c, f)), null),
+  };
+}
+
+export interface ParseReportOptions {
+  /**
+   * Also check that the report is consistent (checkReportConsistency: summary counts equal to the
+   * results', no repeated pair, results naming listed parts). Default true.
+   */
+  readonly checkConsistency?: boolean;
+}
+
+/**
+ * Reads and validates a report file. The core fields of formats.md are required; the added
+ * fields are optional, and when absent take neutral values: `touchToleranceAuto` false, per-result
+ * figures null, `geometricKind` the reported kind, `toleranceMm` the settings' tolerance, `parts`
+ * and `warnings` empty, a part's `name` its id. Unknown fields are ignored. Unless told not to,
+ * also checks consistency (checkReportConsistency). Throws ReportError naming the field at fault.
+ */
+export function parseReport(text: string, options: ParseReportOptions = {}): InterferenceReport {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ReportError(`not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const o = obj(raw, '(top level)');
+  if (o['format'] !== REPORT_FORMAT) fail('format', `must be "${REPORT_FORMAT}", got ${describe(o['format'])}`);
+  if (o['version'] !== REPORT_VERSION) fail('version', `must be ${REPORT_VERSION}, got ${describe(o['version'])}`);
+  const assembly = str(o['assembly'], 'assembly');
+  const generatedAt = str(o['generatedAt'], 'generatedAt');
+  if (!ISO_UTC.test(generatedAt) || !Number.isFinite(Date.parse(generatedAt))) {
+    fail('generatedAt', `must be an ISO 8601 date and time like 2026-11-29T12:00:00Z, got ${describe(generatedAt)}`);
+  }
+  const title = optional(o, 'title', '', str, undefined);
+  const generator = optional(o, 'generator', '', (g, f) => {
+    const go = obj(g, f);
+    return { name: str(go['name'], `${f}.name`), version: str(go['version'], `${f}.version`) };
+  }, undefined);
+
+  const so = obj(o['settings'], 'settings');
+  const settings = {
+    touchToleranceMm: nonNegative(so['touchToleranceMm'], 'settings.touchToleranceMm'),
+    clearanceMm: nonNegative(so['clearanceMm'], 'settings.clearanceMm'),
+    contactIsInterference: bool(so['contactIsInterference'], 'settings.contactIsInterference'),
+    touchToleranceAuto: optional(so, 'touchToleranceAuto', 'settings', bool, false),
+  };
+
+  const results = arr(o['results'], 'results').map((r, i) => result(r, `results[${i}]`, settings.touchToleranceMm));
+
+  const sm = obj(o['summary'], 'summary');
+  const summary = {
+    parts: count(sm['parts'], 'summary.parts'),
+    triangles: count(sm['triangles'], 'summary.triangles'),
+    interferences: count(sm['interferences'], 'summary.interferences'),
+    contacts: count(sm['contacts'], 'summary.contacts'),
+    clearanceViolations: count(sm['clearanceViolations'], 'summary.clearanceViolations'),
+    ignored: count(sm['ignored'], 'summary.ignored'),
+    elapsedMs: nonNegative(sm['elapsedMs'], 'summary.elapsedMs'),
+    contained: optional(sm, 'contained', 'summary', count,
+      results.filter((r) => r.contained && r.kind !== 'ignored').length),
+  };
+
+  const parts = optional(o, 'parts', '', (p, f) => arr(p, f).map((x, i) => part(x, `${f}[${i}]`)), []);
+  const warnings = optional(o, 'warnings', '', (w, f) => arr(w, f).map((x, i) => str(x, `${f}[${i}]`)), []);
+
+  const report: InterferenceReport = {
+    format: REPORT_FORMAT,
+    version: REPORT_VERSION,
+    assembly,
+    ...(title !== undefined ? { title } : {}),
+    generatedAt,
+    ...(generator !== undefined ? { generator } : {}),
+    settings,
+    summary,
+    results,
+    parts,
+    warnings,
+  };
+  if (options.checkConsistency !== false) checkReportConsistency(report);
+  return report;
+}

@@ -1,0 +1,320 @@
+/**
+ * The check report (`*.report.json`, format v1 of shared/spec/formats.md): what a check found,
+ * as the plain JSON object that tools downstream read. Renderings: ./json.ts (the file itself),
+ * ./csv.ts (one row per part pair, for spreadsheets), ./html.ts (one self-contained page).
+ *
+ * The core fields (`format`, `version`, `assembly`, `generatedAt`, `settings`, `summary`,
+ * `results` with `a`, `b`, `kind`, `trianglePairs`, `volumeMm3`, `centroidMm`, `contained`) mean
+ * exactly what formats.md says. Everything else is an added field (readers ignore unknown fields):
+ * `title`, `generator`, `settings.touchToleranceAuto`, `summary.contained`, the per-result figures
+ * a `PairResult` carries (`geometricKind`, `containedPart`, `distanceMm`, `closestPointsMm`,
+ * `depthMm`, `toleranceMm`, `reason`), the `parts` list (always written: it maps the ids in
+ * `results` to names, sources and bodies) and `warnings`.
+ *
+ * Numbers keep full double precision here and in the JSON; only the human renderings round.
+ */
+import type { CheckResult, PairResult, ResultKind } from '../check/types.js';
+
+export const REPORT_FORMAT = 'interfere-report';
+export const REPORT_VERSION = 1;
+
+export type Vec3 = readonly [number, number, number];
+/** `[triangle of a, triangle of b]`, each in its body's own import order. */
+export type TrianglePair = readonly [number, number];
+
+export interface ReportSettings {
+  readonly touchToleranceMm: number;
+  readonly clearanceMm: number;
+  readonly contactIsInterference: boolean;
+  /** Added field: the touch tolerance was chosen automatically from the parts' chordal error. */
+  readonly touchToleranceAuto: boolean;
+}
+
+export interface ReportSummary {
+  readonly parts: number;
+  readonly triangles: number;
+  readonly interferences: number;
+  readonly contacts: number;
+  readonly clearanceViolations: number;
+  readonly ignored: number;
+  readonly elapsedMs: number;
+  /** Added field: results (other than ignored ones) with one part wholly inside the other. */
+  readonly contained: number;
+}
+
+export interface ReportResult {
+  readonly a: string;
+  readonly b: string;
+  readonly kind: ResultKind;
+  /** Kind by geometry alone, before ignore rules and contactIsInterference. */
+  readonly geometricKind: ResultKind | 'clear';
+  /** Interference volume (mm³), when both bodies are closed solids; else null. */
+  readonly volumeMm3: number | null;
+  /** Centroid of the interference volume (world mm), with `volumeMm3`; else null. */
+  readonly centroidMm: Vec3 | null;
+  readonly contained: boolean;
+  /** The id of the part that lies inside the other, when contained. */
+  readonly containedPart: string | null;
+  /** Minimum distance between the surfaces (mm; 0 when touching or crossing), when measured. */
+  readonly distanceMm: number | null;
+  /** The two closest points (world mm), for clearance results. */
+  readonly closestPointsMm: readonly [Vec3, Vec3] | null;
+  /** How far the surfaces reach into each other (mm), when they cross. */
+  readonly depthMm: number | null;
+  /** The touch tolerance applied to this pair (mm). */
+  readonly toleranceMm: number;
+  /** The ignore rule's reason, for ignored pairs. */
+  readonly reason: string | null;
+  readonly trianglePairs: readonly TrianglePair[];
+}
+
+export interface ReportPart {
+  readonly id: string;
+  readonly name: string;
+  /** The source's path as written in the assembly, or its id. */
+  readonly source: string;
+  /** Index of the body in the source, in import order. */
+  readonly body: number;
+  /** Triangle count of the body; null when a report from elsewhere does not say. */
+  readonly triangles: number | null;
+  /** The body's mesh is a closed solid; null when unknown. */
+  readonly closed: boolean | null;
+}
+
+export interface ReportGenerator {
+  readonly name: string;
+  readonly version: string;
+}
+
+export interface InterferenceReport {
+  readonly format: typeof REPORT_FORMAT;
+  readonly version: typeof REPORT_VERSION;
+  /** The assembly's file name as given, e.g. `as1-shifted.assembly.json`. */
+  readonly assembly: string;
+  /** Added field: a human title (e.g. the assembly's `name`), when known. */
+  readonly title?: string;
+  /** ISO 8601 UTC, seconds precision: `2026-11-29T12:00:00Z`. */
+  readonly generatedAt: string;
+  /** Added field: the application that wrote the report. */
+  readonly generator?: ReportGenerator;
+  readonly settings: ReportSettings;
+  readonly summary: ReportSummary;
+  /** One per unordered part pair that is not clear. */
+  readonly results: readonly ReportResult[];
+  readonly parts: readonly ReportPart[];
+  readonly warnings: readonly string[];
+}
+
+export interface ReportPartInput {
+  readonly id: string;
+  readonly name: string;
+  /** Source path (as written in the assembly) or source id. */
+  readonly source: string;
+  readonly body: number;
+  readonly triangles: number;
+  readonly closed: boolean;
+}
+
+export interface BuildReportInput {
+  /** The assembly's file name as given, e.g. `as1-shifted.assembly.json`. */
+  readonly assemblyName: string;
+  readonly title?: string;
+  readonly check: CheckResult;
+  readonly parts: readonly ReportPartInput[];
+  readonly generatedAt: Date;
+  readonly generator?: ReportGenerator;
+}
+
+/** A report that cannot be built or read: says what is wrong and where (a field path). */
+export class ReportError extends Error {
+  override readonly name = 'ReportError';
+  constructor(
+    readonly problem: string,
+    /** A path to the field at fault, e.g. `results[3].trianglePairs[7]`, or null. */
+    readonly field: string | null = null,
+  ) {
+    super(field ? `${field}: ${problem}` : problem);
+  }
+}
+
+/** Kinds from most to least severe: the order the human renderings list results in. */
+export const KIND_ORDER: readonly ResultKind[] = ['interference', 'clearance', 'contact', 'ignored'];
+
+/** `2026-11-29T12:00:00Z`: ISO 8601 UTC at seconds precision (fractions are truncated). */
+export function isoSeconds(date: Date): string {
+  const t = date.getTime();
+  if (!Number.isFinite(t)) throw new ReportError('is not a valid date', 'generatedAt');
+  return new Date(Math.floor(t / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function requireFinite(n: number, field: string): number {
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new ReportError(`must be a finite number, got ${String(n)}`, field);
+  return n;
+}
+
+function requireCount(n: number, field: string): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new ReportError(`must be a non-negative integer, got ${String(n)}`, field);
+  return n;
+}
+
+/** Nullable figures: a non-finite value means "not measured" and is written as null. */
+function finiteOrNull(n: number | null): number | null {
+  return n !== null && Number.isFinite(n) ? n : null;
+}
+
+function vec3OrNull(v: Vec3 | null): Vec3 | null {
+  if (v === null || !v.every((c) => Number.isFinite(c))) return null;
+  return [v[0], v[1], v[2]];
+}
+
+function closestOrNull(points: readonly [Vec3, Vec3] | null): readonly [Vec3, Vec3] | null {
+  if (points === null) return null;
+  const p = vec3OrNull(points[0]);
+  const q = vec3OrNull(points[1]);
+  return p !== null && q !== null ? [p, q] : null;
+}
+
+function pairsOf(flat: Uint32Array, field: string): TrianglePair[] {
+  if (flat.length % 2 !== 0) throw new ReportError(`has an odd length (${flat.length}): not a list of pairs`, field);
+  const out = new Array<TrianglePair>(flat.length / 2);
+  for (let k = 0, i = 0; i < flat.length; i += 2, k++) out[k] = [flat[i]!, flat[i + 1]!];
+  return out;
+}
+
+function resultOf(r: PairResult, index: number): ReportResult {
+  const field = `results[${index}]`;
+  return {
+    a: r.a,
+    b: r.b,
+    kind: r.kind,
+    geometricKind: r.geometricKind,
+    volumeMm3: finiteOrNull(r.volumeMm3),
+    centroidMm: vec3OrNull(r.centroidMm),
+    contained: r.contained,
+    containedPart: r.containedPart,
+    distanceMm: finiteOrNull(r.distanceMm),
+    closestPointsMm: closestOrNull(r.closestPointsMm),
+    depthMm: finiteOrNull(r.depthMm),
+    toleranceMm: requireFinite(r.toleranceMm, `${field}.toleranceMm`),
+    reason: r.reason,
+    trianglePairs: pairsOf(r.trianglePairs, `${field}.trianglePairs`),
+  };
+}
+
+/** Counts of results by kind (the `summary` figures that follow from `results`). */
+export function countResults(results: readonly Pick<ReportResult, 'kind' | 'contained'>[]): Pick<
+  ReportSummary,
+  'interferences' | 'contacts' | 'clearanceViolations' | 'ignored' | 'contained'
+> {
+  let interferences = 0;
+  let contacts = 0;
+  let clearanceViolations = 0;
+  let ignored = 0;
+  let contained = 0;
+  for (const r of results) {
+    if (r.kind === 'interference') interferences++;
+    else if (r.kind === 'contact') contacts++;
+    else if (r.kind === 'clearance') clearanceViolations++;
+    else ignored++;
+    if (r.contained && r.kind !== 'ignored') contained++;
+  }
+  return { interferences, contacts, clearanceViolations, ignored, contained };
+}
+
+/**
+ * Checks what every report must satisfy beyond field types: part ids unique, every result naming
+ * two different listed parts (when a parts list is given), each unordered pair at most once, and
+ * the summary counts equal to the results'. Throws ReportError.
+ */
+export function checkReportConsistency(report: Pick<InterferenceReport, 'summary' | 'results' | 'parts'>): void {
+  const ids = new Set<string>();
+  report.parts.forEach((p, i) => {
+    if (ids.has(p.id)) throw new ReportError(`duplicate part id "${p.id}"`, `parts[${i}].id`);
+    ids.add(p.id);
+  });
+  const seen = new Set<string>();
+  report.results.forEach((r, i) => {
+    const field = `results[${i}]`;
+    if (r.a === r.b) throw new ReportError(`pairs part "${r.a}" with itself`, field);
+    if (ids.size > 0) {
+      if (!ids.has(r.a)) throw new ReportError(`names part "${r.a}", which is not in parts`, `${field}.a`);
+      if (!ids.has(r.b)) throw new ReportError(`names part "${r.b}", which is not in parts`, `${field}.b`);
+    }
+    const key = r.a < r.b ? JSON.stringify([r.a, r.b]) : JSON.stringify([r.b, r.a]);
+    if (seen.has(key)) throw new ReportError(`repeats the pair "${r.a}"/"${r.b}"`, field);
+    seen.add(key);
+  });
+  const counts = countResults(report.results);
+  for (const key of ['interferences', 'contacts', 'clearanceViolations', 'ignored'] as const) {
+    if (report.summary[key] !== counts[key]) {
+      throw new ReportError(`is ${report.summary[key]} but results hold ${counts[key]}`, `summary.${key}`);
+    }
+  }
+}
+
+/**
+ * The report of one check. The summary's per-kind counts are counted from the results (so the
+ * report is consistent by construction); parts, triangles and elapsed time come from the check.
+ * Throws ReportError when the input cannot make a valid report (duplicate part ids, a result
+ * naming an unknown part, an odd-length triangle pair list, a non-finite required number).
+ */
+export function buildReport(input: BuildReportInput): InterferenceReport {
+  const { check } = input;
+  const s = check.settings;
+  const settings: ReportSettings = {
+    touchToleranceMm: requireFinite(s.touchToleranceMm, 'settings.touchToleranceMm'),
+    clearanceMm: requireFinite(s.clearanceMm, 'settings.clearanceMm'),
+    contactIsInterference: s.contactIsInterference,
+    touchToleranceAuto: s.touchToleranceAuto,
+  };
+  const results = check.results.map(resultOf);
+  const summary: ReportSummary = {
+    parts: requireCount(check.summary.parts, 'summary.parts'),
+    triangles: requireCount(check.summary.triangles, 'summary.triangles'),
+    ...countResults(results),
+    elapsedMs: requireFinite(check.summary.elapsedMs, 'summary.elapsedMs'),
+  };
+  const parts: ReportPart[] = input.parts.map((p, i) => ({
+    id: p.id,
+    name: p.name,
+    source: p.source,
+    body: requireCount(p.body, `parts[${i}].body`),
+    triangles: requireCount(p.triangles, `parts[${i}].triangles`),
+    closed: p.closed,
+  }));
+  const report: InterferenceReport = {
+    format: REPORT_FORMAT,
+    version: REPORT_VERSION,
+    assembly: input.assemblyName,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    generatedAt: isoSeconds(input.generatedAt),
+    ...(input.generator !== undefined ? { generator: { name: input.generator.name, version: input.generator.version } } : {}),
+    settings,
+    summary: {
+      // Key order as in formats.md, with the added count last.
+      parts: summary.parts,
+      triangles: summary.triangles,
+      interferences: summary.interferences,
+      contacts: summary.contacts,
+      clearanceViolations: summary.clearanceViolations,
+      ignored: summary.ignored,
+      elapsedMs: summary.elapsedMs,
+      contained: summary.contained,
+    },
+    results,
+    parts,
+    warnings: [...check.warnings],
+  };
+  checkReportConsistency(report);
+  return report;
+}
+
+/**
+ * The command line's exit status for a report (formats.md): 1 when an interference or a
+ * clearance violation was found, else 0 (contacts and ignored pairs are allowed). Status 2 (the
+ * input could not be checked) has no report.
+ */
+export function exitCode(report: Pick<InterferenceReport, 'summary' | 'results'>): 0 | 1 {
+  if (report.summary.interferences > 0 || report.summary.clearanceViolations > 0) return 1;
+  return report.results.some((r) => r.kind === 'interference' || r.kind === 'clearance') ? 1 : 0;
+}
