@@ -1,0 +1,231 @@
+/**
+ * Loading an assembly's bodies: every source file the parts need is read and imported once, then
+ * every part gets its body, placement, name and colour.
+ *
+ * Pure TypeScript: reading files is the host's job, through a SourceLoader that resolves a source
+ * path (relative to the assembly file's folder, as written in the file) and returns its bytes.
+ */
+import { ImportError, checkAborted } from '../io/types.js';
+import type { AbortSignalLike, ImportOptions, ImportResult, ImportedBody } from '../io/types.js';
+import { assignPartIds, fieldLine, parseAssembly, transformProblem } from './format.js';
+import { AssemblyError } from './model.js';
+import type { AssemblyDoc, SourceDef } from './model.js';
+
+/**
+ * Reads a source file: `relativePath` is the source's `path` as written in the assembly, relative
+ * to the assembly file's folder. Rejects when the file cannot be read; an error with a `problem`
+ * string (or a Node `code` such as ENOENT) is reported by that.
+ */
+export type SourceLoader = (relativePath: string) => Promise<Uint8Array>;
+
+/** Imports the bytes of one file (the registry's `import`). Throws ImportError. */
+export type ImportFunction = (bytes: Uint8Array, fileName: string, options?: ImportOptions) => Promise<ImportResult>;
+
+/** Called before the first source (done 0) and after each source is imported. */
+export type ResolveProgress = (done: number, total: number, sourceId: string | null) => void;
+
+export interface ResolveOptions {
+  /** The assembly's file name, for messages; default '(unsaved assembly)'. */
+  readonly fileName?: string;
+  readonly onProgress?: ResolveProgress;
+  /** Checked before each source and passed to the importer; aborting throws ImportError 'aborted'. */
+  readonly signal?: AbortSignalLike;
+}
+
+export interface ResolvedPart {
+  readonly id: string;
+  /** The part's name, else its body's name, else its id. */
+  readonly name: string;
+  readonly sourceId: string;
+  readonly bodyIndex: number;
+  readonly body: ImportedBody;
+  /** Row-major 4×4 rigid placement (identity when the part has none). */
+  readonly transform: Float64Array;
+  /** `#rrggbb`: the part's colour, else its body's, else null. */
+  readonly color: string | null;
+  readonly visible: boolean;
+}
+
+export interface ResolvedAssembly {
+  readonly doc: AssemblyDoc;
+  /** In the document's part order (for `parts: null`, every body of every source in order). */
+  readonly parts: ResolvedPart[];
+  /** Importer warnings prefixed with their source, and problems that do not stop the check. */
+  readonly warnings: string[];
+}
+
+const IDENTITY: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+/** `#rrggbb` of a colour with channels 0..1. */
+export function colorToHex(rgb: readonly [number, number, number]): string {
+  const byte = (x: number): string => {
+    const v = Number.isFinite(x) ? Math.round(Math.min(1, Math.max(0, x)) * 255) : 0;
+    return v.toString(16).padStart(2, '0');
+  };
+  return `#${byte(rgb[0])}${byte(rgb[1])}${byte(rgb[2])}`;
+}
+
+function describeSource(s: SourceDef): string {
+  return `source '${s.id}' (${s.path})`;
+}
+
+/** What went wrong reading a file, without the path: the error's `problem`, its Node code, or its message. */
+function loadProblem(err: unknown): string {
+  if (typeof err === 'object' && err !== null) {
+    const e = err as { problem?: unknown; code?: unknown; message?: unknown };
+    if (typeof e.problem === 'string') return e.problem;
+    switch (e.code) {
+      case 'ENOENT': return 'file not found';
+      case 'EACCES':
+      case 'EPERM': return 'permission denied';
+      case 'EISDIR': return 'this is a folder, not a file';
+      case 'ENOTDIR': return 'part of the path is not a folder';
+      default: break;
+    }
+    if (typeof e.message === 'string') return e.message;
+  }
+  return String(err);
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof ImportError && err.code === 'aborted';
+}
+
+/**
+ * Reads and imports the sources an assembly needs (each once, in source order) and places every
+ * part. Throws AssemblyError naming the assembly file, the source or part, and where known the
+ * line: a source that cannot be read or imported, a part whose body index is out of range, a
+ * transform that is not rigid. Throws ImportError 'aborted' when the signal is set.
+ */
+export async function resolveAssembly(
+  doc: AssemblyDoc,
+  loader: SourceLoader,
+  importer: ImportFunction,
+  options: ResolveOptions = {},
+): Promise<ResolvedAssembly> {
+  const fileName = options.fileName ?? '(unsaved assembly)';
+  const { signal, onProgress } = options;
+  const warnings: string[] = [];
+  const sourceIndex = new Map(doc.sources.map((s, i) => [s.id, i]));
+
+  // Which sources are needed: all of them for `parts: null`, else those some part names.
+  let needed: number[];
+  if (doc.parts === null) {
+    needed = doc.sources.map((_, i) => i);
+  } else {
+    const used = new Set<number>();
+    doc.parts.forEach((p, i) => {
+      const si = sourceIndex.get(p.source);
+      if (si === undefined) {
+        throw new AssemblyError(fileName, `part '${p.id}' refers to source '${p.source}', which the file does not list`, `parts[${i}].source`, fieldLine(doc, `parts[${i}].source`));
+      }
+      used.add(si);
+    });
+    needed = [...used].sort((a, b) => a - b);
+    doc.sources.forEach((s, i) => {
+      if (!used.has(i)) warnings.push(`${describeSource(s)} is not used by any part and was not read`);
+    });
+  }
+
+  const imported = new Map<string, ImportResult>();
+  onProgress?.(0, needed.length, null);
+  for (let k = 0; k < needed.length; k++) {
+    const si = needed[k];
+    const source = doc.sources[si];
+    checkAborted(signal, fileName);
+    let bytes: Uint8Array;
+    try {
+      bytes = await loader(source.path);
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      throw new AssemblyError(fileName, `${describeSource(source)}: ${loadProblem(err)}`, `sources[${si}].path`, fieldLine(doc, `sources[${si}].path`), { cause: err });
+    }
+    checkAborted(signal, fileName);
+    let result: ImportResult;
+    try {
+      const importOptions: { -readonly [K in keyof ImportOptions]: ImportOptions[K] } = {};
+      if (source.units !== undefined) importOptions.units = source.units;
+      if (signal !== undefined) importOptions.signal = signal;
+      result = await importer(bytes, source.path, importOptions);
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      const problem = err instanceof ImportError ? err.problem : err instanceof Error ? err.message : String(err);
+      throw new AssemblyError(fileName, `${describeSource(source)}: ${problem}`, `sources[${si}]`, fieldLine(doc, `sources[${si}]`), { cause: err });
+    }
+    if (result.bodies.length === 0) {
+      throw new AssemblyError(fileName, `${describeSource(source)}: the file holds no bodies`, `sources[${si}]`, fieldLine(doc, `sources[${si}]`));
+    }
+    for (const w of result.warnings) warnings.push(`${describeSource(source)}: ${w}`);
+    imported.set(source.id, result);
+    onProgress?.(k + 1, needed.length, source.id);
+  }
+
+  const parts: ResolvedPart[] = [];
+  if (doc.parts === null) {
+    const prefixed = doc.sources.length > 1;
+    const taken = new Set<string>();
+    for (const source of doc.sources) {
+      const bodies = (imported.get(source.id) as ImportResult).bodies;
+      const ids = assignPartIds(bodies.map((b) => b.name), prefixed ? source.id : null, taken);
+      bodies.forEach((body, bodyIndex) => {
+        parts.push({
+          id: ids[bodyIndex],
+          name: body.name !== '' ? body.name : ids[bodyIndex],
+          sourceId: source.id,
+          bodyIndex,
+          body,
+          transform: Float64Array.from(IDENTITY),
+          color: body.color !== null ? colorToHex(body.color) : null,
+          visible: true,
+        });
+      });
+    }
+    for (const rule of doc.ignore) {
+      for (const id of [rule.a, rule.b]) {
+        if (!taken.has(id)) warnings.push(`the ignore rule ${rule.a}/${rule.b} names '${id}', which is not one of the parts assigned to the bodies`);
+      }
+    }
+  } else {
+    doc.parts.forEach((p, i) => {
+      const source = doc.sources[sourceIndex.get(p.source) as number];
+      const bodies = (imported.get(source.id) as ImportResult).bodies;
+      if (!Number.isInteger(p.body) || p.body < 0 || p.body >= bodies.length) {
+        const has = bodies.length === 1 ? 'has only 1 body (index 0)' : `has ${bodies.length} bodies (indices 0 to ${bodies.length - 1})`;
+        throw new AssemblyError(fileName, `part '${p.id}' uses body ${p.body} of ${describeSource(source)}, which ${has}`, `parts[${i}].body`, fieldLine(doc, `parts[${i}].body`) ?? fieldLine(doc, `parts[${i}]`));
+      }
+      if (p.transform !== undefined) {
+        const bad = transformProblem(p.transform);
+        if (bad !== null) {
+          throw new AssemblyError(fileName, `part '${p.id}': ${bad.problem}`, `parts[${i}].transform`, fieldLine(doc, `parts[${i}].transform`));
+        }
+      }
+      const body = bodies[p.body];
+      parts.push({
+        id: p.id,
+        name: p.name !== undefined && p.name !== '' ? p.name : body.name !== '' ? body.name : p.id,
+        sourceId: source.id,
+        bodyIndex: p.body,
+        body,
+        transform: Float64Array.from(p.transform ?? IDENTITY),
+        color: p.color ?? (body.color !== null ? colorToHex(body.color) : null),
+        visible: p.visible ?? true,
+      });
+    });
+  }
+  return { doc, parts, warnings };
+}
+
+/**
+ * Parses an assembly's text and resolves it: the whole of opening a saved assembly, given a way
+ * to read its sources. Throws AssemblyError (or ImportError 'aborted').
+ */
+export async function resolveAssemblyText(
+  text: string,
+  fileName: string,
+  loader: SourceLoader,
+  importer: ImportFunction,
+  options: Omit<ResolveOptions, 'fileName'> = {},
+): Promise<ResolvedAssembly> {
+  const doc = parseAssembly(text, fileName);
+  return resolveAssembly(doc, loader, importer, { ...options, fileName });
+}
