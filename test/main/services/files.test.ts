@@ -60,6 +60,8 @@ describe('readFileChecked', () => {
     expect((await rejection(readFileChecked(path.join(file, 'g')))).problem).toBe('part of the path is not a folder');
   });
 
+  // Skipped as root (root ignores file modes) and on Windows (no POSIX modes); the injected
+  // EACCES cases below cover the message everywhere.
   it.skipIf(isRoot || process.platform === 'win32')('a file without read permission', async () => {
     const file = path.join(dir, 'secret');
     writeFileSync(file, 'x');
@@ -82,6 +84,7 @@ describe('writeFileAtomic', () => {
     expect(leftovers(file)).toEqual([]);
   });
 
+  // POSIX modes and symbolic links: not on Windows.
   it.skipIf(process.platform === 'win32')("keeps the previous file's permissions and writes through a symbolic link", async () => {
     const file = path.join(dir, 'doc.json');
     writeFileSync(file, 'old');
@@ -102,6 +105,7 @@ describe('writeFileAtomic', () => {
     expect(err.message).toBe(`${file}: the folder does not exist`);
   });
 
+  // Skipped as root (root ignores file modes) and on Windows (no POSIX modes).
   it.skipIf(isRoot || process.platform === 'win32')('a read-only folder: permission denied, the old file intact', async () => {
     const sub = path.join(dir, 'ro');
     mkdirSync(sub);
