@@ -7,6 +7,8 @@
  * the importer registered for its extension (if any) gets to read it and explain precisely what
  * is wrong (a truncated binary STL named `.stl`); otherwise the file is of an unknown format.
  */
+import { createOcctImporters } from './occt.js';
+import type { OcctProvider } from './occt.js';
 import { stlImporter } from './stl.js';
 import { ImportError, checkAborted, describeKnownFormat, fileExtension, isBlankFile, plural, unitScale } from './types.js';
 import type { ImportOptions, ImportResult, Importer } from './types.js';
@@ -105,7 +107,12 @@ export class ImporterRegistry {
   }
 }
 
-/** The registry the application uses: STL now; the OpenCascade importer (STEP, IGES, BREP) joins it. */
-export function createDefaultRegistry(): ImporterRegistry {
-  return new ImporterRegistry([stlImporter]);
+export interface DefaultRegistryOptions {
+  /** The host's OpenCascade module (see occt.ts); without it STEP, IGES and BREP are unknown formats. */
+  occt?: OcctProvider;
+}
+
+/** The registry the application uses: STL, and STEP, IGES and BREP when the host provides OpenCascade. */
+export function createDefaultRegistry(options: DefaultRegistryOptions = {}): ImporterRegistry {
+  return new ImporterRegistry(options.occt === undefined ? [stlImporter] : [stlImporter, ...createOcctImporters(options.occt)]);
 }

@@ -37,6 +37,8 @@ export interface ImportedBody {
    * format has no faces (STL).
    */
   faceRanges: Uint32Array | null;
+  /** Per triangle, an estimate (mm) of the exact surface's distance from it (CAD formats); null or absent for meshes (STL). */
+  chordErrorMm?: Float32Array | null;
 }
 
 export interface ImportResult {

@@ -36,13 +36,13 @@ export const LAYERS = [
   },
   {
     from: 'src-main/main/',
-    local: ['src-main/', 'src-core/'],
+    local: ['src-main/', 'src-core/', 'package.json'],
     packages: ['*'],
     node: true,
   },
   {
     from: 'src-main/',
-    local: ['src-main/', 'src-core/'],
+    local: ['src-main/', 'src-core/', 'package.json'],
     packages: ['*', '!electron'],
     node: true,
   },
@@ -81,7 +81,7 @@ export default {
           .relative(ROOT, path.resolve(path.dirname(context.filename), spec))
           .split(path.sep)
           .join('/');
-        if (!layer.local.some((p) => target.startsWith(p) || `${target}/` === p)) {
+        if (!layer.local.some((p) => target.startsWith(p) || `${target}/` === p || target === p)) {
           context.report({ node, message: `${layer.from} may not import '${spec}' (resolves to ${target}).` });
         }
         return;
