@@ -28,7 +28,7 @@ import { readRigidTransform } from '../collide/transform.js';
 import { sweepAndPrune } from '../broadphase/sweepAndPrune.js';
 import { OverlapEngine, type ManifoldProvider } from './volume.js';
 import { crossingDepth } from './depth.js';
-import { pairTolerance, DEFAULT_TOUCH_TOLERANCE_MM } from './tolerance.js';
+import { pairTolerance, pairToleranceBound, maxChordError, DEFAULT_TOUCH_TOLERANCE_MM } from './tolerance.js';
 import type { CheckPart, CheckProgress, CheckRequest, CheckResult, PairResult, ResultKind } from './types.js';
 
 export interface CheckOptions {
@@ -160,7 +160,7 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
 
   // Broad phase: bounds grown by half the reach on each side.
   const fixedTol = settings.touchToleranceMm;
-  const maxTol = fixedTol ?? Math.max(DEFAULT_TOUCH_TOLERANCE_MM, ...prepared.map((p) => 2 * maxChord(p.part)));
+  const maxTol = fixedTol ?? Math.max(DEFAULT_TOUCH_TOLERANCE_MM, ...prepared.map((p) => maxChordError(p.part)));
   const reach = Math.max(maxTol, settings.clearanceMm);
   const boxes = new Float64Array(6 * prepared.length);
   prepared.forEach((p, i) => {
@@ -257,14 +257,6 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
   };
 }
 
-function maxChord(part: CheckPart): number {
-  const c = part.chordErrorMm;
-  if (!c) return 0;
-  let m = 0;
-  for (let i = 0; i < c.length; i++) m = Math.max(m, c[i]);
-  return m;
-}
-
 function emptyResult(a: string, b: string, kind: ResultKind, geometricKind: ResultKind | 'clear', toleranceMm: number, reason: string | null): PairResult {
   return {
     a, b, kind, geometricKind,
@@ -286,7 +278,7 @@ async function checkPair(
   const rel = toRows(compose(A.inv, B.m));
   const hits = collideObb(a.tree, b.tree, rel, 'all');
   const pairs = sortPairs(hits.pairs);
-  const tol = fixedTol ?? pairTolerance(a, b, pairs);
+  let tol = fixedTol ?? (hits.pairCount > 0 ? pairTolerance(a, b, pairs) : pairToleranceBound(a, b));
   const threshold = Math.max(1e-3, 1e-9 * Math.min(boundsVolume(A.bounds), boundsVolume(B.bounds)));
 
   if (hits.pairCount > 0) {
@@ -338,10 +330,11 @@ async function checkPair(
     };
   }
 
-  // Distance within reach?
+  // Distance within reach? (An automatic tolerance is then taken at the closest triangles.)
   const reach = Math.max(tol, clearanceMm);
   const d = minDistance(a.tree, b.tree, rel, reach);
   if (!d) return null;
+  if (fixedTol === null) tol = pairTolerance(a, b, [d.triangleA, d.triangleB]);
   const pa = applyPoint(A.m, d.pointA[0], d.pointA[1], d.pointA[2]);
   const pb = applyPoint(A.m, d.pointB[0], d.pointB[1], d.pointB[2]);
   let kind: ResultKind | 'clear';

@@ -1,0 +1,172 @@
+/**
+ * Check a document end to end in plain Node: open it (assembly or bare CAD/STL file), build one
+ * tree per distinct body (bodies placed several times share their mesh and tree), run the
+ * whole-assembly check, and build the report. Used by the command line, the Electron handlers
+ * and the test bridge.
+ */
+import path from 'node:path';
+import type { ResolvedAssembly, ImportFunction } from '../../src-core/assembly/resolve.js';
+import { createMesh, MeshError, type TriangleMesh } from '../../src-core/geometry/mesh.js';
+import { edgeReport } from '../../src-core/geometry/meshProps.js';
+import { buildObbTree } from '../../src-core/obbtree/build.js';
+import type { ObbTree } from '../../src-core/obbtree/layout.js';
+import { runCheck } from '../../src-core/check/check.js';
+import type { CheckPart, CheckResult, CheckSettings } from '../../src-core/check/types.js';
+import { buildReport, type InterferenceReport } from '../../src-core/report/index.js';
+import { openAny, type DocumentKind } from './documents.js';
+import { loadManifold } from './manifoldNode.js';
+import { APP_NAME, APP_VERSION } from './appInfo.js';
+
+/** Builds trees for meshes (by key); in-process by default, or through the process pool. */
+export type TreeBuilder = (
+  meshes: readonly { readonly key: string; readonly mesh: TriangleMesh }[],
+  options: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
+) => Promise<Map<string, ObbTree>>;
+
+/** Builds every tree in this process (small inputs, tests). */
+export const buildTreesInProcess: TreeBuilder = async (meshes, options) => {
+  const out = new Map<string, ObbTree>();
+  const total = meshes.reduce((s, m) => s + m.mesh.triangleCount, 0);
+  let done = 0;
+  for (const { key, mesh } of meshes) {
+    if (options.signal?.aborted) throw abortError();
+    out.set(key, buildObbTree(mesh));
+    done += mesh.triangleCount;
+    options.onProgress?.(done, total);
+  }
+  return out;
+};
+
+export type CheckStage = 'open' | 'trees' | 'check';
+
+export interface CheckFileOptions {
+  /** Importer for CAD/STL bytes (the default registry when absent). */
+  readonly importer?: ImportFunction;
+  readonly buildTrees?: TreeBuilder;
+  /** Overrides of the document's settings (command-line flags). */
+  readonly settings?: Partial<CheckSettings>;
+  readonly onProgress?: (stage: CheckStage, done: number, total: number) => void;
+  readonly signal?: AbortSignal;
+  /** Fixed time for the report (tests); default now. */
+  readonly generatedAt?: Date;
+}
+
+export interface CheckFileResult {
+  readonly path: string;
+  readonly kind: DocumentKind;
+  readonly assembly: ResolvedAssembly;
+  readonly check: CheckResult;
+  readonly report: InterferenceReport;
+  /** Milliseconds per stage. */
+  readonly timings: { readonly openMs: number; readonly treesMs: number; readonly checkMs: number };
+}
+
+function abortError(): Error {
+  const e = new Error('the check was cancelled');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** A part's body that cannot be checked, naming the part and its source. */
+export class PartError extends Error {
+  override readonly name = 'PartError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Meshes per distinct (source, body), validated. */
+export function meshesOf(assembly: ResolvedAssembly, fileName: string): Map<string, TriangleMesh> {
+  const meshes = new Map<string, TriangleMesh>();
+  for (const part of assembly.parts) {
+    const key = `${part.sourceId}#${part.bodyIndex}`;
+    if (meshes.has(key)) continue;
+    try {
+      meshes.set(key, createMesh(part.body.positions, part.body.indices));
+    } catch (e) {
+      if (e instanceof MeshError) {
+        throw new PartError(`${fileName}: part '${part.id}' (source '${part.sourceId}', body ${part.bodyIndex}): ${e.message}`, { cause: e });
+      }
+      throw e;
+    }
+  }
+  return meshes;
+}
+
+/** Opens and checks one file; see the module comment. */
+export async function checkFile(filePath: string, options: CheckFileOptions = {}): Promise<CheckFileResult> {
+  const t0 = performance.now();
+  const fileName = path.basename(filePath);
+  options.onProgress?.('open', 0, 1);
+  const opened = await openAny(filePath, {
+    importer: options.importer,
+    signal: options.signal,
+    onProgress: (done, total) => options.onProgress?.('open', done, total),
+  });
+  const assembly = opened.assembly;
+  if (assembly.parts.length === 0) throw new PartError(`${fileName}: the file has no parts to check`);
+  const meshes = meshesOf(assembly, fileName);
+  const t1 = performance.now();
+
+  const build = options.buildTrees ?? buildTreesInProcess;
+  const trees = await build(
+    [...meshes].map(([key, mesh]) => ({ key, mesh })),
+    { signal: options.signal, onProgress: (done, total) => options.onProgress?.('trees', done, total) },
+  );
+  const t2 = performance.now();
+
+  const parts: CheckPart[] = assembly.parts.map((p) => {
+    const key = `${p.sourceId}#${p.bodyIndex}`;
+    return {
+      id: p.id,
+      name: p.name,
+      mesh: meshes.get(key)!,
+      tree: trees.get(key)!,
+      transform: p.transform,
+      chordErrorMm: p.body.chordErrorMm ?? null,
+    };
+  });
+  const docSettings = assembly.doc.settings;
+  const settings: CheckSettings = {
+    touchToleranceMm: options.settings?.touchToleranceMm !== undefined ? options.settings.touchToleranceMm : docSettings.touchToleranceMm,
+    clearanceMm: options.settings?.clearanceMm ?? docSettings.clearanceMm,
+    contactIsInterference: options.settings?.contactIsInterference ?? docSettings.contactIsInterference,
+  };
+  const check = await runCheck(
+    { parts, settings, ignore: assembly.doc.ignore },
+    {
+      manifold: loadManifold,
+      signal: options.signal,
+      onProgress: (p) => options.onProgress?.('check', p.done, p.total),
+      now: () => performance.now(),
+    },
+  );
+  const t3 = performance.now();
+
+  const closed = new Map<string, boolean>();
+  for (const [key, mesh] of meshes) closed.set(key, edgeReport(mesh).closed);
+  const sources = new Map(assembly.doc.sources.map((s) => [s.id, s.path]));
+  const report = buildReport({
+    assemblyName: fileName,
+    title: assembly.doc.name || undefined,
+    check: { ...check, warnings: [...assembly.warnings, ...check.warnings] },
+    parts: assembly.parts.map((p) => ({
+      id: p.id,
+      name: p.name,
+      source: sources.get(p.sourceId) ?? p.sourceId,
+      body: p.bodyIndex,
+      triangles: p.body.triangleCount,
+      closed: closed.get(`${p.sourceId}#${p.bodyIndex}`) ?? false,
+    })),
+    generatedAt: options.generatedAt ?? new Date(),
+    generator: { name: APP_NAME, version: APP_VERSION },
+  });
+  return {
+    path: opened.path,
+    kind: opened.kind,
+    assembly,
+    check,
+    report,
+    timings: { openMs: t1 - t0, treesMs: t2 - t1, checkMs: t3 - t2 },
+  };
+}
