@@ -15,7 +15,7 @@ export {
 export { type ObbTree, type AabbTree, type HybridTree, type BvTree, treeBytes } from './obbtree/layout.js';
 export { serializeTree, deserializeTree, type SerializedTree } from './obbtree/serialize.js';
 export { validateTree, type TreeValidation } from './obbtree/validate.js';
-export { collide, collideObb, collideAabb, collideHybrid } from './collide/collide.js';
+export { collide, collidePlaced, collideObb, collideAabb, collideHybrid } from './collide/collide.js';
 export { collideBruteForce } from './collide/bruteForce.js';
 export { readRigidTransform, rigidError } from './collide/transform.js';
 export type { CollideMode, CollideResult, CollideStats, RigidTransform } from './collide/types.js';

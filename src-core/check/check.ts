@@ -22,7 +22,7 @@
 import type { TriangleMesh } from '../geometry/mesh.js';
 import { edgeReport, volumeProps } from '../geometry/meshProps.js';
 import { OBB_STRIDE } from '../obbtree/layout.js';
-import { collideObb } from '../collide/collide.js';
+import { collidePlaced } from '../collide/collide.js';
 import { minDistance, pointInMesh } from '../collide/proximity.js';
 import { readRigidTransform } from '../collide/transform.js';
 import { sweepAndPrune } from '../broadphase/sweepAndPrune.js';
@@ -274,9 +274,10 @@ async function checkPair(
   bodyVolume: (p: Prepared) => { volume: number; centroid: [number, number, number] },
 ): Promise<Omit<PairResult, 'kind'> | null> {
   const a = A.part, b = B.part;
-  // B's placement in A's frame.
+  // B's placement in A's frame (for the metric queries); the exact triangle pairs are those of
+  // the placed (world) triangles.
   const rel = toRows(compose(A.inv, B.m));
-  const hits = collideObb(a.tree, b.tree, rel, 'all');
+  const hits = collidePlaced(a.tree, toRows(A.m), b.tree, toRows(B.m), 'all');
   const pairs = sortPairs(hits.pairs);
   let tol = fixedTol ?? (hits.pairCount > 0 ? pairTolerance(a, b, pairs) : pairToleranceBound(a, b));
   const threshold = Math.max(1e-3, 1e-9 * Math.min(boundsVolume(A.bounds), boundsVolume(B.bounds)));

@@ -41,9 +41,19 @@ let sphereCache = new Float64Array(0);
 /** B vertices mapped into A's frame. */
 let vertCache = new Float64Array(0);
 let vertStamp = new Uint32Array(0);
+/** A's vertices placed in the world (placed queries only). */
+let vertCacheA = new Float64Array(0);
+let vertStampA = new Uint32Array(0);
 let epoch = 0;
 let busy = false;
+/** B → A (box tests). */
 const M = new Float64Array(12);
+/** Placed queries: A → world and B → world (leaf tests). */
+const MA = new Float64Array(12);
+const MB = new Float64Array(12);
+/** The matrix B's vertices are mapped with for leaf tests: M, or MB in placed queries. */
+let VB = M;
+let placedQuery = false;
 
 /** Per-query values shared by the traversal and its leaf tests. */
 const Q = {
@@ -54,10 +64,32 @@ const Q = {
   eta: 0,
 };
 
-function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform, mode: CollideMode): void {
+function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform | null, mode: CollideMode, placementA?: RigidTransform, placementB?: RigidTransform): void {
   if (busy) throw new Error('collide is not re-entrant');
   if (a.kind !== b.kind) throw new TypeError(`both trees must be of one kind (got ${a.kind} and ${b.kind})`);
-  readRigidTransform(transform, M);
+  placedQuery = transform === null;
+  let worldSlack = 0;
+  if (transform === null) {
+    readRigidTransform(placementA!, MA);
+    readRigidTransform(placementB!, MB);
+    // M = MA⁻¹ · MB: rotation Raᵀ Rb, translation Raᵀ (tb − ta).
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) M[3 * i + j] = MA[i] * MB[j] + MA[3 + i] * MB[3 + j] + MA[6 + i] * MB[6 + j];
+      M[9 + i] = MA[i] * (MB[9] - MA[9]) + MA[3 + i] * (MB[10] - MA[10]) + MA[6 + i] * (MB[11] - MA[11]);
+    }
+    VB = MB;
+    // Leaf tests see both meshes' world coordinates, each rounded once more, and the boxes meet
+    // through a relative placement that is itself rounded.
+    worldSlack = a.maxAbsCoordinate + b.maxAbsCoordinate +
+      2 * (Math.abs(MA[9]) + Math.abs(MA[10]) + Math.abs(MA[11]) + Math.abs(MB[9]) + Math.abs(MB[10]) + Math.abs(MB[11]));
+    if (vertStampA.length < a.vertexCount) {
+      vertStampA = new Uint32Array(a.vertexCount);
+      vertCacheA = new Float64Array(3 * a.vertexCount);
+    }
+  } else {
+    readRigidTransform(transform, M);
+    VB = M;
+  }
   busy = true;
   // Stamps say which entries were filled in this query (stamp === epoch). Fresh arrays hold 0,
   // which no query uses.
@@ -72,13 +104,14 @@ function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform, mode: Colli
   if (++epoch >= 0xffffffff) {
     nodeCache.fill(0);
     vertStamp.fill(0);
+    vertStampA.fill(0);
     epoch = 1;
   }
   Q.pairCount = 0;
   Q.boxTests = 0;
   Q.triTests = 0;
   Q.stopAtFirst = mode === 'any';
-  Q.eta = 64 * U * (a.maxAbsCoordinate + 2 * b.maxAbsCoordinate + Math.abs(M[9]) + Math.abs(M[10]) + Math.abs(M[11])) + 1e-300;
+  Q.eta = 64 * U * (a.maxAbsCoordinate + 2 * b.maxAbsCoordinate + Math.abs(M[9]) + Math.abs(M[10]) + Math.abs(M[11]) + worldSlack) + 1e-300;
 }
 
 function endQuery(): CollideResult {
@@ -110,15 +143,26 @@ function pushPair(ia: number, ib: number): void {
   Q.pairCount++;
 }
 
-/** Maps B's vertex v into A's frame (once per query). */
+/** Maps B's vertex v for leaf tests (once per query): into A's frame, or the world when placed. */
 function mapVertex(PB: Float64Array, v: number): void {
   if (vertStamp[v] === epoch) return;
   vertStamp[v] = epoch;
-  const o = 3 * v;
+  const o = 3 * v, T = VB;
   const x = PB[o], y = PB[o + 1], z = PB[o + 2];
-  vertCache[o] = M[0] * x + M[1] * y + M[2] * z + M[9];
-  vertCache[o + 1] = M[3] * x + M[4] * y + M[5] * z + M[10];
-  vertCache[o + 2] = M[6] * x + M[7] * y + M[8] * z + M[11];
+  vertCache[o] = T[0] * x + T[1] * y + T[2] * z + T[9];
+  vertCache[o + 1] = T[3] * x + T[4] * y + T[5] * z + T[10];
+  vertCache[o + 2] = T[6] * x + T[7] * y + T[8] * z + T[11];
+}
+
+/** Maps A's vertex v into the world (placed queries, once per query). */
+function mapVertexA(PA: Float64Array, v: number): void {
+  if (vertStampA[v] === epoch) return;
+  vertStampA[v] = epoch;
+  const o = 3 * v;
+  const x = PA[o], y = PA[o + 1], z = PA[o + 2];
+  vertCacheA[o] = MA[0] * x + MA[1] * y + MA[2] * z + MA[9];
+  vertCacheA[o + 1] = MA[3] * x + MA[4] * y + MA[5] * z + MA[10];
+  vertCacheA[o + 2] = MA[6] * x + MA[7] * y + MA[8] * z + MA[11];
 }
 
 /**
@@ -126,13 +170,22 @@ function mapVertex(PB: Float64Array, v: number): void {
  * over ('any' mode found a pair).
  */
 function leafPair(a: BvTree, b: BvTree, aFirst: number, aCount: number, bFirst: number, bCount: number): boolean {
-  const PA = a.positions, TVA = a.triVerts, TVB = b.triVerts, PB = b.positions;
+  const TVA = a.triVerts, TVB = b.triVerts, PB = b.positions;
   for (let j = bFirst; j < bFirst + bCount; j++) {
     mapVertex(PB, TVB[3 * j]);
     mapVertex(PB, TVB[3 * j + 1]);
     mapVertex(PB, TVB[3 * j + 2]);
   }
   const X = vertCache;
+  let PA = a.positions;
+  if (placedQuery) {
+    for (let i = aFirst; i < aFirst + aCount; i++) {
+      mapVertexA(PA, TVA[3 * i]);
+      mapVertexA(PA, TVA[3 * i + 1]);
+      mapVertexA(PA, TVA[3 * i + 2]);
+    }
+    PA = vertCacheA;
+  }
   for (let i = aFirst; i < aFirst + aCount; i++) {
     const a0 = 3 * TVA[3 * i], a1 = 3 * TVA[3 * i + 1], a2 = 3 * TVA[3 * i + 2];
     for (let j = bFirst; j < bFirst + bCount; j++) {
@@ -451,6 +504,24 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
 }
 
 // ------------------------------------------------------------------------------------------------
+
+/**
+ * Placed query: A and B each with its own rigid placement (body → world). The traversal works in
+ * A's frame as usual, but the exact test sees both meshes' triangles in world coordinates,
+ * x_w = r00·x + r01·y + r02·z + t0 in double precision for each part: the result is exact for the
+ * placed triangles as the assembly defines them, whatever the rounding of the relative placement.
+ */
+export function collidePlaced(a: BvTree, placementA: RigidTransform, b: BvTree, placementB: RigidTransform, mode: CollideMode): CollideResult {
+  beginQuery(a, b, null, mode, placementA, placementB);
+  try {
+    if (a.kind === 'obb' && b.kind === 'obb') traverseObb(a, b);
+    else if (a.kind === 'aabb' && b.kind === 'aabb') traverseAabb(a, b);
+    else if (a.kind === 'hybrid' && b.kind === 'hybrid') traverseHybrid(a, b);
+  } finally {
+    busy = false;
+  }
+  return endQuery();
+}
 
 /** Dispatches on the trees' kind (both must be of the same kind). */
 export function collide(a: BvTree, b: BvTree, transform: RigidTransform, mode: CollideMode): CollideResult {
