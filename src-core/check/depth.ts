@@ -88,12 +88,16 @@ export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<num
     }
   }
 
-  // 2. Walks from the crossings.
+  // 2. Walks from the crossings: one per triangle (from its first transversal crossing), which is
+  // what a through-going overlap needs — every triangle of the layer's faces that a wall crosses.
   const signA = outwardSign(a.mesh), signB = outwardSign(b.mesh);
   const count = pairs.length / 2;
   const step = Math.max(1, Math.ceil(count / MAX_WALKS));
+  const walkedA = new Set<number>(), walkedB = new Set<number>();
   for (let k = 0; k < count; k += step) {
     const ia = pairs[2 * k], ib = pairs[2 * k + 1];
+    const doA = !walkedA.has(ia), doB = !walkedB.has(ib);
+    if (!doA && !doB) continue;
     for (let c = 0; c < 3; c++) {
       const va = 3 * IA[3 * ia + c];
       TA[3 * c] = PA[va]; TA[3 * c + 1] = PA[va + 1]; TA[3 * c + 2] = PA[va + 2];
@@ -102,8 +106,14 @@ export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<num
     }
     if (!crossingSegment(TA, TB)) continue;
     // A's triangle walking into B (measured in B's frame), then B's into A.
-    depth = walk(TA, TB, signB, b, inv, ib, depth, floor);
-    depth = walk(TB, TA, signA, a, null, ia, depth, floor);
+    if (doA) {
+      walkedA.add(ia);
+      depth = walk(TA, TB, signB, b, inv, ib, depth, floor);
+    }
+    if (doB) {
+      walkedB.add(ib);
+      depth = walk(TB, TA, signA, a, null, ia, depth, floor);
+    }
   }
   return depth;
 }
