@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['tools/**/*.js', '*.config.{js,ts}'],
+    files: ['tools/**/*.js', '*.config.{js,ts}', 'scripts/**/*.mjs', 'bench/**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );

@@ -11,6 +11,7 @@ import type { BenchRecord, ScenarioSummary } from './report';
 import { BenchInputError, cloneMesh, loadPeers, loadScenarios, meshPath, readStlFile } from './scenarios';
 import type { PeerScenario, Scenario } from './scenarios';
 import { ENGINE_IMPL, optInStrategies, strategies, strategyName } from './strategies';
+import { PIPELINE_CASES, renderPipeline, runPipelineCase, type PipelineRecord } from './pipeline';
 import type { PreparedMesh, StrategyRun } from './strategies';
 
 const HELP = `Usage: npm run bench -- [options]      (or: npx tsx bench/run.ts [options])
@@ -39,6 +40,12 @@ Options:
                        instead of timing, write the sorted "iA iB" pairs of pose K (index into
                        the scenario's full pose list) of the one selected scenario to FILE; with
                        several strategies selected, FILE gets a per-strategy suffix
+  --pipeline NAME      run this whole-file pipeline case (repeatable: ${PIPELINE_CASES.map((c) => c.name).join(', ')}):
+                       the command line on a cold process from start to report (median of --reps
+                       runs, peak RSS), and the all-pairs phase with trees built. Given alone, only
+                       pipeline cases run; by default they run after the mesh scenarios unless
+                       --scenario or --strategy narrows the run
+  --no-pipeline        skip the pipeline cases
   --json-only          print only the JSON lines (stdout stays machine-readable)
   --help               this text
 
@@ -65,6 +72,8 @@ interface Options {
   strategyNames: string[];
   reps: number;
   warmup: number;
+  pipelineNames: string[];
+  noPipeline: boolean;
   poseStride: number;
   dumpPairs: string | null;
   pose: number | null;
@@ -93,6 +102,8 @@ function parseOptions(argv: string[]): Options {
         strategy: { type: 'string', multiple: true },
         reps: { type: 'string' },
         warmup: { type: 'string' },
+        pipeline: { type: 'string', multiple: true },
+        'no-pipeline': { type: 'boolean' },
         'pose-stride': { type: 'string' },
         'dump-pairs': { type: 'string' },
         pose: { type: 'string' },
@@ -112,6 +123,8 @@ function parseOptions(argv: string[]): Options {
     strategyNames: values.strategy ?? [],
     reps: positiveInt('--reps', values.reps, 1) ?? 3,
     warmup: positiveInt('--warmup', values.warmup, 0) ?? 1,
+    pipelineNames: values.pipeline ?? [],
+    noPipeline: values['no-pipeline'] ?? false,
     poseStride: positiveInt('--pose-stride', values['pose-stride'], 1) ?? 1,
     dumpPairs,
     pose,
@@ -308,7 +321,7 @@ function dumpPairs(
   return ok;
 }
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const opts = parseOptions(argv);
   if (opts.help) {
     process.stdout.write(`${HELP}\n`);
@@ -328,9 +341,17 @@ function main(argv: string[]): number {
     return dumpPairs(opts.dumpPairs, opts.pose, selectedStrategies, s, loadMeshes(file, s), exactByName.get(s.name)) ? 0 : 1;
   }
 
+  for (const name of opts.pipelineNames) {
+    if (!PIPELINE_CASES.some((c) => c.name === name)) {
+      throw new UsageError(`unknown pipeline case '${name}'; available: ${PIPELINE_CASES.map((c) => c.name).join(', ')}`);
+    }
+  }
+  const onlyPipeline = opts.pipelineNames.length > 0 && opts.scenarioNames.length === 0 && opts.strategyNames.length === 0;
+  const runPipeline = !opts.noPipeline && (opts.pipelineNames.length > 0 || (opts.scenarioNames.length === 0 && opts.strategyNames.length === 0));
+
   const records: BenchRecord[] = [];
   const summaries: ScenarioSummary[] = [];
-  for (const s of selectedScenarios) {
+  for (const s of onlyPipeline ? [] : selectedScenarios) {
     const t0 = performance.now();
     const meshes = loadMeshes(file, s);
     note(
@@ -358,7 +379,18 @@ function main(argv: string[]): number {
     }
   }
 
-  if (!opts.jsonOnly) process.stdout.write(`${renderReport(records, summaries, peers)}\n`);
+  if (!opts.jsonOnly && records.length > 0) process.stdout.write(`${renderReport(records, summaries, peers)}\n`);
+  if (runPipeline) {
+    const cases = opts.pipelineNames.length > 0 ? PIPELINE_CASES.filter((c) => opts.pipelineNames.includes(c.name)) : PIPELINE_CASES;
+    const pipelineRecords: PipelineRecord[] = [];
+    for (const c of cases) {
+      note(`pipeline ${c.name}: ${c.description}`);
+      const record = await runPipelineCase(c, opts.reps);
+      pipelineRecords.push(record);
+      process.stdout.write(`${JSON.stringify(record)}\n`);
+    }
+    if (!opts.jsonOnly) process.stdout.write(`${renderPipeline(pipelineRecords)}\n`);
+  }
   const failed = records.filter((r) => r.impl === ENGINE_IMPL && r.exact_contacts_ok === false);
   if (failed.length > 0) {
     note(`FAIL: engine contacts differ from the exact reference: ${failed.map((r) => `${strategyName(r)} on ${r.scenario}`).join(', ')}`);
@@ -368,7 +400,7 @@ function main(argv: string[]): number {
 }
 
 try {
-  process.exitCode = main(process.argv.slice(2));
+  process.exitCode = await main(process.argv.slice(2));
 } catch (e) {
   if (e instanceof UsageError) {
     note(`bench: ${e.message} (see --help)`);

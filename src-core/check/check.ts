@@ -170,12 +170,14 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
     }
   });
   options.onProgress?.({ phase: 'broadphase', done: 0, total: 1 });
+  const tBroad = now();
   const candidates = sweepAndPrune(boxes);
   const work: [number, number][] = [];
   for (let k = 0; k < candidates.length; k += 2) {
     if (inScope(candidates[k], candidates[k + 1])) work.push([candidates[k], candidates[k + 1]]);
   }
   work.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const phase = { broadPhaseMs: now() - tBroad, collideMs: 0, classifyMs: 0 };
 
   // Volumes (manifold-3d), when available.
   let overlapEngine: OverlapEngine | null = null;
@@ -221,7 +223,9 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
       options.onProgress?.({ phase: 'pairs', done: done++, total: work.length });
       const A = prepared[i], B = prepared[j];
       if (ignored.has(pairKey(A.part.id, B.part.id))) continue;
-      const result = await checkPair(A, B, settings.clearanceMm, fixedTol, overlapEngine, isClosed, bodyVolume);
+      const t = now(), collideBefore = phase.collideMs;
+      const result = await checkPair(A, B, settings.clearanceMm, fixedTol, overlapEngine, isClosed, bodyVolume, phase, now);
+      phase.classifyMs += now() - t - (phase.collideMs - collideBefore);
       if (!result) continue;
       let kind: ResultKind = result.geometricKind === 'clear' ? 'contact' : result.geometricKind;
       if (kind === 'contact' && settings.contactIsInterference) kind = 'interference';
@@ -253,6 +257,7 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
     },
     results,
     candidatePairs: work.length,
+    phaseMs: { broadPhase: phase.broadPhaseMs, collide: phase.collideMs, classify: phase.classifyMs },
     warnings,
   };
 }
@@ -272,12 +277,16 @@ async function checkPair(
   engine: OverlapEngine | null,
   isClosed: (p: Prepared) => boolean,
   bodyVolume: (p: Prepared) => { volume: number; centroid: [number, number, number] },
+  phase: { collideMs: number },
+  now: () => number,
 ): Promise<Omit<PairResult, 'kind'> | null> {
   const a = A.part, b = B.part;
   // B's placement in A's frame (for the metric queries); the exact triangle pairs are those of
   // the placed (world) triangles.
   const rel = toRows(compose(A.inv, B.m));
+  const t0 = now();
   const hits = collidePlaced(a.tree, toRows(A.m), b.tree, toRows(B.m), 'all');
+  phase.collideMs += now() - t0;
   const pairs = sortPairs(hits.pairs);
   let tol = fixedTol ?? (hits.pairCount > 0 ? pairTolerance(a, b, pairs) : pairToleranceBound(a, b));
   const threshold = Math.max(1e-3, 1e-9 * Math.min(boundsVolume(A.bounds), boundsVolume(B.bounds)));

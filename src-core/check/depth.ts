@@ -94,7 +94,9 @@ export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<num
   const count = pairs.length / 2;
   const step = Math.max(1, Math.ceil(count / MAX_WALKS));
   const walkedA = new Set<number>(), walkedB = new Set<number>();
-  for (let k = 0; k < count; k += step) {
+  // Walks only look for overlaps the vertices missed: once the depth exceeds the floor, the pair
+  // interferes and its depth is that of its deepest vertex.
+  for (let k = 0; k < count && !(depth > floor); k += step) {
     const ia = pairs[2 * k], ib = pairs[2 * k + 1];
     const doA = !walkedA.has(ia), doB = !walkedB.has(ib);
     if (!doA && !doB) continue;

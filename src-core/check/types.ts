@@ -93,6 +93,12 @@ export interface CheckResult {
   readonly results: readonly PairResult[];
   /** Pairs whose bounds came within reach and were tested exactly. */
   readonly candidatePairs: number;
+  /**
+   * Milliseconds per phase: the broad phase, the exact triangle pairs of every candidate pair
+   * (together the all-pairs collision phase), and the classification (depth, containment,
+   * distances, volumes).
+   */
+  readonly phaseMs: { readonly broadPhase: number; readonly collide: number; readonly classify: number };
   readonly warnings: readonly string[];
 }
 

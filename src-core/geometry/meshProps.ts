@@ -16,8 +16,22 @@ export interface EdgeReport {
   readonly closed: boolean;
 }
 
-/** Edge topology of a welded mesh (zero-length edges of degenerate triangles are skipped). */
+const edgeReports = new WeakMap<TriangleMesh, EdgeReport>();
+
+/**
+ * Edge topology of a welded mesh (zero-length edges of degenerate triangles are skipped);
+ * remembered per mesh object, whose arrays are not expected to change.
+ */
 export function edgeReport(mesh: TriangleMesh): EdgeReport {
+  let report = edgeReports.get(mesh);
+  if (!report) {
+    report = computeEdgeReport(mesh);
+    edgeReports.set(mesh, report);
+  }
+  return report;
+}
+
+function computeEdgeReport(mesh: TriangleMesh): EdgeReport {
   const I = mesh.indices, n = mesh.triangleCount;
   // Open addressing on undirected edges; per edge: count of uses a→b (a < b) and b→a.
   let size = 16;

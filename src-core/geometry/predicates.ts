@@ -200,6 +200,8 @@ function orient2dBig(v: number[]): number {
 
 /** Exact sign of orient2d. */
 export function orient2dExact(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  // Points on one coordinate line: exactly collinear (common for CAD edges and faces).
+  if ((ax === bx && bx === cx) || (ay === by && by === cy)) return 0;
   if (!(inSafeRange(ax) && inSafeRange(ay) && inSafeRange(bx) && inSafeRange(by) && inSafeRange(cx) && inSafeRange(cy))) {
     return orient2dBig([ax, ay, bx, by, cx, cy]);
   }
@@ -228,6 +230,8 @@ export function orient3dExact(
   cx: number, cy: number, cz: number,
   dx: number, dy: number, dz: number,
 ): number {
+  // Points on one coordinate plane: exactly coplanar (the faces of most CAD parts).
+  if ((az === bz && bz === cz && cz === dz) || (ax === bx && bx === cx && cx === dx) || (ay === by && by === cy && cy === dy)) return 0;
   if (
     !(inSafeRange(ax) && inSafeRange(ay) && inSafeRange(az) && inSafeRange(bx) && inSafeRange(by) && inSafeRange(bz) &&
       inSafeRange(cx) && inSafeRange(cy) && inSafeRange(cz) && inSafeRange(dx) && inSafeRange(dy) && inSafeRange(dz))

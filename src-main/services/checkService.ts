@@ -93,8 +93,19 @@ export function meshesOf(assembly: ResolvedAssembly, fileName: string): Map<stri
   return meshes;
 }
 
-/** Opens and checks one file; see the module comment. */
-export async function checkFile(filePath: string, options: CheckFileOptions = {}): Promise<CheckFileResult> {
+/** A document opened and ready to check: its parts with meshes and trees, and its settings. */
+export interface PreparedCheck {
+  readonly path: string;
+  readonly kind: DocumentKind;
+  readonly assembly: ResolvedAssembly;
+  readonly meshes: Map<string, TriangleMesh>;
+  readonly parts: CheckPart[];
+  readonly settings: CheckSettings;
+  readonly timings: { readonly openMs: number; readonly treesMs: number };
+}
+
+/** Opens a file and builds its trees (the part of checkFile before the check itself). */
+export async function prepareCheck(filePath: string, options: CheckFileOptions = {}): Promise<PreparedCheck> {
   const t0 = performance.now();
   const fileName = path.basename(filePath);
   options.onProgress?.('open', 0, 1);
@@ -132,8 +143,13 @@ export async function checkFile(filePath: string, options: CheckFileOptions = {}
     clearanceMm: options.settings?.clearanceMm ?? docSettings.clearanceMm,
     contactIsInterference: options.settings?.contactIsInterference ?? docSettings.contactIsInterference,
   };
-  const check = await runCheck(
-    { parts, settings, ignore: assembly.doc.ignore },
+  return { path: opened.path, kind: opened.kind, assembly, meshes, parts, settings, timings: { openMs: t1 - t0, treesMs: t2 - t1 } };
+}
+
+/** Runs the check of a prepared document. */
+export function runPreparedCheck(prepared: PreparedCheck, options: Pick<CheckFileOptions, 'onProgress' | 'signal'> = {}): Promise<CheckResult> {
+  return runCheck(
+    { parts: prepared.parts, settings: prepared.settings, ignore: prepared.assembly.doc.ignore },
     {
       manifold: loadManifold,
       signal: options.signal,
@@ -141,7 +157,16 @@ export async function checkFile(filePath: string, options: CheckFileOptions = {}
       now: () => performance.now(),
     },
   );
+}
+
+/** Opens and checks one file; see the module comment. */
+export async function checkFile(filePath: string, options: CheckFileOptions = {}): Promise<CheckFileResult> {
+  const prepared = await prepareCheck(filePath, options);
+  const t2 = performance.now();
+  const check = await runPreparedCheck(prepared, options);
   const t3 = performance.now();
+  const { assembly, meshes } = prepared;
+  const fileName = path.basename(filePath);
 
   const closed = new Map<string, boolean>();
   for (const [key, mesh] of meshes) closed.set(key, edgeReport(mesh).closed);
@@ -162,11 +187,11 @@ export async function checkFile(filePath: string, options: CheckFileOptions = {}
     generator: { name: APP_NAME, version: APP_VERSION },
   });
   return {
-    path: opened.path,
-    kind: opened.kind,
+    path: prepared.path,
+    kind: prepared.kind,
     assembly,
     check,
     report,
-    timings: { openMs: t1 - t0, treesMs: t2 - t1, checkMs: t3 - t2 },
+    timings: { openMs: prepared.timings.openMs, treesMs: prepared.timings.treesMs, checkMs: t3 - t2 },
   };
 }

@@ -68,7 +68,7 @@ function check(results: PairResult[] = RESULTS, overrides: Partial<CheckResult> 
       parts: 6, triangles: 5040, interferences: 2, contacts: 1, clearanceViolations: 1, ignored: 1, elapsedMs: 85,
     },
     results,
-    candidatePairs: 9,
+    candidatePairs: 9, phaseMs: { broadPhase: 0, collide: 0, classify: 0 },
     warnings: ['part "tet" is not a closed solid: no volume for its pairs'],
     ...overrides,
   };
@@ -832,7 +832,7 @@ describe('reports of the ground-truth cases', () => {
             parts: truth.totals.parts, triangles: truth.totals.triangles, interferences: 0, contacts: 0,
             clearanceViolations: 0, ignored: 0, elapsedMs: 1,
           },
-          results, candidatePairs: results.length, warnings: [],
+          results, candidatePairs: results.length, phaseMs: { broadPhase: 0, collide: 0, classify: 0 }, warnings: [],
         },
         parts: truth.parts.map((p) => ({ id: p.id, name: p.id, source: p.source, body: p.body, triangles: p.triangles, closed: p.mesh.closed })),
         generatedAt: new Date('2026-11-29T12:00:00Z'),
