@@ -1,0 +1,368 @@
+/**
+ * The host API: the one contract between the renderer and whatever hosts it — the Electron main
+ * process (through the preload, over IPC) or the loopback bridge (over a WebSocket, for browser
+ * end-to-end tests and machines without Electron). Both sides use this file:
+ *
+ *  - `REQUESTS`: every operation the renderer can ask for, by channel (`domain.verb`), with the
+ *    zod schema of its request and of its response. Hosts validate each request on arrival and
+ *    refuse unknown channels; clients validate each response.
+ *  - `EVENTS`: everything a host can push to the renderer, with its schema.
+ *  - `HostApi`: the object the renderer sees — one named function per request and one `on…`
+ *    subscription per event, each returning an unsubscribe. `createHostApi(transport)` builds it
+ *    over any transport, so the preload never exposes `ipcRenderer` itself.
+ *
+ * Everything crossing is plain data: JSON values, plus typed arrays in geometry responses (IPC
+ * structured-clones them; the bridge sends them as binary frames, see ./wire.ts).
+ */
+import { z } from 'zod';
+
+// ------------------------------------------------------------------------------------------------
+// Shapes
+
+const finite = z.number().finite();
+const id = z.string().min(1).max(256);
+/** Paths and file names: bounded, no NUL. */
+const pathString = z.string().min(1).max(4096).refine((s) => !s.includes('\u0000'), 'a path may not contain NUL');
+
+/** Row-major 4×4 rigid placement (last row 0 0 0 1). */
+export const TransformSchema = z.array(finite).length(16);
+export type Transform = z.infer<typeof TransformSchema>;
+
+export const SettingsSchema = z.object({
+  /** null: automatic, from the tessellation's chordal error. */
+  touchToleranceMm: finite.nonnegative().max(1e6).nullable(),
+  clearanceMm: finite.nonnegative().max(1e6),
+  contactIsInterference: z.boolean(),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const IgnoreRuleSchema = z.object({ a: id, b: id, reason: z.string().max(2000).optional() });
+export type IgnoreRule = z.infer<typeof IgnoreRuleSchema>;
+
+/** Status of a result across checks: first seen, seen again, gone, ignored by the user. */
+export const ResultStatusSchema = z.enum(['new', 'active', 'resolved', 'ignored']);
+export type ResultStatus = z.infer<typeof ResultStatusSchema>;
+
+export const PartInfoSchema = z.object({
+  id,
+  name: z.string().max(1024),
+  sourceId: id,
+  /** The source file as the document names it (relative to a saved assembly's folder). */
+  sourcePath: z.string().max(4096),
+  body: z.number().int().nonnegative(),
+  /** Parts placing the same body share its geometry (and its tree). */
+  bodyKey: z.string().max(4400),
+  triangles: z.number().int().nonnegative(),
+  transform: TransformSchema,
+  /** `#rrggbb`, or null for the default. */
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/).nullable(),
+  visible: z.boolean(),
+  /** A closed surface (volumes and containment are available). */
+  closed: z.boolean(),
+});
+export type PartInfo = z.infer<typeof PartInfoSchema>;
+
+export const DocumentInfoSchema = z.object({
+  id,
+  name: z.string().max(1024),
+  /** The file the document was opened from or saved to; null for a new, unsaved document. */
+  path: pathString.nullable(),
+  kind: z.enum(['assembly', 'model', 'new']),
+  parts: z.array(PartInfoSchema),
+  settings: SettingsSchema,
+  ignore: z.array(IgnoreRuleSchema),
+  /** Result status per part pair, keyed `a|b` with a < b. */
+  statuses: z.record(z.string(), ResultStatusSchema),
+  /** Unsaved changes. */
+  dirty: z.boolean(),
+  warnings: z.array(z.string()),
+});
+export type DocumentInfo = z.infer<typeof DocumentInfoSchema>;
+
+/** Geometry of bodies for display, in each body's own millimetre frame. */
+export const BodyGeometrySchema = z.object({
+  bodyKey: z.string(),
+  positions: z.instanceof(Float32Array),
+  indices: z.instanceof(Uint32Array),
+  /** First and last triangle of each B-rep face (pairs), for drawing face edges; may be empty. */
+  faceRanges: z.instanceof(Uint32Array),
+});
+export type BodyGeometry = z.infer<typeof BodyGeometrySchema>;
+
+export const CheckScopeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('all') }),
+  z.object({ kind: z.literal('selection'), ids: z.array(id).min(1) }),
+  z.object({ kind: z.literal('sets'), a: z.array(id).min(1), b: z.array(id).min(1) }),
+]);
+export type CheckScope = z.infer<typeof CheckScopeSchema>;
+
+const vec3 = z.tuple([finite, finite, finite]);
+
+export const PairResultSchema = z.object({
+  a: id,
+  b: id,
+  kind: z.enum(['interference', 'contact', 'clearance', 'ignored']),
+  /** Triangle pairs [triangle of a, triangle of b, …] in each body's import order. */
+  trianglePairs: z.instanceof(Uint32Array),
+  volumeMm3: finite.nullable(),
+  centroidMm: vec3.nullable(),
+  contained: z.boolean(),
+  containedPart: id.nullable(),
+  distanceMm: finite.nullable(),
+  closestPointsMm: z.tuple([vec3, vec3]).nullable(),
+  depthMm: finite.nullable(),
+  toleranceMm: finite,
+  reason: z.string().nullable(),
+  status: ResultStatusSchema,
+});
+export type PairResultInfo = z.infer<typeof PairResultSchema>;
+
+export const CheckOutcomeSchema = z.object({
+  checkId: id,
+  docId: id,
+  scope: CheckScopeSchema,
+  settings: z.object({
+    touchToleranceMm: finite,
+    touchToleranceAuto: z.boolean(),
+    clearanceMm: finite,
+    contactIsInterference: z.boolean(),
+  }),
+  summary: z.object({
+    parts: z.number().int(),
+    triangles: z.number().int(),
+    interferences: z.number().int(),
+    contacts: z.number().int(),
+    clearanceViolations: z.number().int(),
+    ignored: z.number().int(),
+    elapsedMs: finite,
+  }),
+  results: z.array(PairResultSchema),
+  /** Pairs resolved since the previous check (their results are gone). */
+  resolved: z.array(z.object({ a: id, b: id })),
+  warnings: z.array(z.string()),
+});
+export type CheckOutcome = z.infer<typeof CheckOutcomeSchema>;
+
+/** A quick re-check of one pair while a part moves (live check). */
+export const PairCheckSchema = z.object({
+  a: id,
+  b: id,
+  /** Triangle pairs that intersect at the given placements. */
+  trianglePairs: z.instanceof(Uint32Array),
+  /** Minimum distance when they do not intersect and it is within `withinMm`, else null. */
+  distanceMm: finite.nullable(),
+});
+export type PairCheck = z.infer<typeof PairCheckSchema>;
+
+export const BatchFileResultSchema = z.object({
+  path: pathString,
+  status: z.enum(['clear', 'interference', 'failed']),
+  /** 0, 1 or 2 as the command line's exit status. */
+  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  summary: CheckOutcomeSchema.shape.summary.nullable(),
+  /** Where its report was written, or null. */
+  reportPath: pathString.nullable(),
+  error: z.string().nullable(),
+});
+export type BatchFileResult = z.infer<typeof BatchFileResultSchema>;
+
+export const AppInfoSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  /** 'electron' (dialogs, menus) or 'bridge' (browser; files by path). */
+  host: z.enum(['electron', 'bridge']),
+  platform: z.string(),
+  /** The document the host opened at start (command line, or the bundled sample), if any. */
+  startupDocument: DocumentInfoSchema.nullable(),
+  recentFiles: z.array(pathString),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+export const HostErrorSchema = z.object({
+  /** Machine-readable: 'invalid-request', 'not-found', 'access-denied', 'import-failed', … */
+  code: z.string(),
+  /** For people: names the file and the problem. */
+  message: z.string(),
+  /** The file concerned, if any. */
+  path: z.string().nullable().optional(),
+});
+export type HostError = z.infer<typeof HostErrorSchema>;
+
+export const MenuCommandSchema = z.enum([
+  'file.new', 'file.open', 'file.import', 'file.save', 'file.saveAs', 'file.exportReport', 'file.batchCheck',
+  'edit.undo', 'edit.redo', 'check.run', 'check.cancel',
+  'view.fitAll', 'view.fitSelection', 'view.front', 'view.top', 'view.right', 'view.iso', 'view.toggleProjection',
+  'help.about', 'help.shortcuts',
+]);
+export type MenuCommand = z.infer<typeof MenuCommandSchema>;
+
+// ------------------------------------------------------------------------------------------------
+// Requests
+
+const docRef = z.object({ docId: id });
+
+/** Every request the renderer can make: channel → request and response schemas. */
+export const REQUESTS = {
+  'app.info': { request: z.object({}), response: AppInfoSchema },
+  /** Open a document; without a path the host asks the user (Electron) — null when they cancel. */
+  'doc.open': { request: z.object({ path: pathString.optional() }), response: DocumentInfoSchema.nullable() },
+  'doc.new': { request: z.object({}), response: DocumentInfoSchema },
+  /** Add the bodies of a CAD/STL file to a document as parts. */
+  'doc.import': { request: docRef.extend({ path: pathString.optional() }), response: DocumentInfoSchema.nullable() },
+  'doc.geometry': {
+    request: docRef.extend({ bodyKeys: z.array(z.string().max(4400)).max(100_000).optional() }),
+    response: z.object({ bodies: z.array(BodyGeometrySchema) }),
+  },
+  /** Edit a document (placements, visibility, colours, settings, ignore rules, statuses). */
+  'doc.update': {
+    request: docRef.extend({
+      transforms: z.record(id, TransformSchema).optional(),
+      visible: z.record(id, z.boolean()).optional(),
+      colors: z.record(id, z.string().regex(/^#[0-9a-fA-F]{6}$/).nullable()).optional(),
+      names: z.record(id, z.string().max(1024)).optional(),
+      settings: SettingsSchema.partial().optional(),
+      ignore: z.array(IgnoreRuleSchema).max(100_000).optional(),
+      statuses: z.record(z.string().max(600), ResultStatusSchema).optional(),
+    }),
+    response: DocumentInfoSchema,
+  },
+  /** Save; `saveAs` or a new document asks for a path (or uses `path` on a host without dialogs). */
+  'doc.save': { request: docRef.extend({ saveAs: z.boolean().optional(), path: pathString.optional() }), response: z.object({ path: pathString }).nullable() },
+  'doc.close': { request: docRef, response: z.object({ closed: z.boolean() }) },
+  /** Start an all-pairs (or scoped) check; progress and the outcome arrive as job events. */
+  'check.run': { request: docRef.extend({ scope: CheckScopeSchema.optional() }), response: z.object({ jobId: id }) },
+  /** Re-check one pair at the document's current placements (live check while dragging). */
+  'check.pair': { request: docRef.extend({ a: id, b: id, withinMm: finite.nonnegative().max(1e6).optional() }), response: PairCheckSchema },
+  'job.cancel': { request: z.object({ jobId: id }), response: z.object({ cancelled: z.boolean() }) },
+  /** Export the last check's report; without a path the host asks (Electron). */
+  'report.export': {
+    request: docRef.extend({ format: z.enum(['html', 'csv', 'json']), path: pathString.optional() }),
+    response: z.object({ path: pathString }).nullable(),
+  },
+  /** Check several saved assemblies; without paths the host asks (Electron). */
+  'batch.run': {
+    request: z.object({ paths: z.array(pathString).max(10_000).optional(), reportFolder: pathString.optional(), format: z.enum(['html', 'csv', 'json']).optional() }),
+    response: z.object({ jobId: id }).nullable(),
+  },
+} as const;
+
+export type RequestChannel = keyof typeof REQUESTS;
+export type RequestOf<C extends RequestChannel> = z.input<(typeof REQUESTS)[C]['request']>;
+export type ResponseOf<C extends RequestChannel> = z.output<(typeof REQUESTS)[C]['response']>;
+
+// ------------------------------------------------------------------------------------------------
+// Events
+
+export const JobKindSchema = z.enum(['check', 'batch', 'open', 'import']);
+
+export const EVENTS = {
+  'job.progress': z.object({
+    jobId: id,
+    kind: JobKindSchema,
+    /** What is happening, for people: 'reading as1.stp', 'building trees', 'checking pairs'. */
+    stage: z.string().max(512),
+    done: finite,
+    total: finite,
+  }),
+  'job.done': z.discriminatedUnion('kind', [
+    z.object({ jobId: id, kind: z.literal('check'), outcome: CheckOutcomeSchema }),
+    z.object({ jobId: id, kind: z.literal('batch'), files: z.array(BatchFileResultSchema) }),
+  ]),
+  'job.failed': z.object({ jobId: id, kind: JobKindSchema, error: HostErrorSchema, cancelled: z.boolean() }),
+  'batch.file': z.object({ jobId: id, index: z.number().int(), total: z.number().int(), file: BatchFileResultSchema }),
+  'doc.changed': DocumentInfoSchema,
+  'menu.command': z.object({ command: MenuCommandSchema }),
+  /** A problem outside any request, e.g. the tree-building process crashed and was restarted. */
+  'host.error': HostErrorSchema,
+} as const;
+
+export type EventChannel = keyof typeof EVENTS;
+export type EventOf<E extends EventChannel> = z.output<(typeof EVENTS)[E]>;
+
+// ------------------------------------------------------------------------------------------------
+// The renderer's API object
+
+/** How a client reaches its host: a request/response call and event subscriptions. */
+export interface HostTransport {
+  invoke(channel: string, request: unknown): Promise<unknown>;
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}
+
+/** Thrown by the API when the host answers with an error. */
+export class HostRequestError extends Error {
+  override readonly name = 'HostRequestError';
+  constructor(readonly error: HostError) {
+    super(error.message);
+  }
+}
+
+/** Name of the API function for a channel: 'doc.open' → 'docOpen'. */
+type Camel<S extends string> = S extends `${infer A}.${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+/** Name of the subscription for an event: 'job.progress' → 'onJobProgress'. */
+type OnName<S extends string> = `on${Capitalize<Camel<S>>}`;
+
+export type HostApi = {
+  readonly [C in RequestChannel as Camel<C>]: (request: RequestOf<C>) => Promise<ResponseOf<C>>;
+} & {
+  readonly [E in EventChannel as OnName<E>]: (listener: (payload: EventOf<E>) => void) => () => void;
+};
+
+function camel(channel: string): string {
+  return channel.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase());
+}
+
+export function apiFunctionName(channel: RequestChannel): string {
+  return camel(channel);
+}
+
+export function apiEventName(event: EventChannel): string {
+  const c = camel(event);
+  return `on${c[0].toUpperCase()}${c.slice(1)}`;
+}
+
+/**
+ * Builds the renderer's API over a transport: requests are validated before they are sent and
+ * responses when they arrive; event payloads are validated before listeners see them (an invalid
+ * one is dropped with a console warning: it can only come from a broken host).
+ */
+export function createHostApi(transport: HostTransport): HostApi {
+  const api: Record<string, unknown> = {};
+  for (const channel of Object.keys(REQUESTS) as RequestChannel[]) {
+    const spec = REQUESTS[channel];
+    api[apiFunctionName(channel)] = async (request: unknown) => {
+      const req = spec.request.parse(request ?? {});
+      const res = await transport.invoke(channel, req);
+      return spec.response.parse(res);
+    };
+  }
+  for (const event of Object.keys(EVENTS) as EventChannel[]) {
+    const schema = EVENTS[event];
+    api[apiEventName(event)] = (listener: (payload: unknown) => void) =>
+      transport.on(event, (payload) => {
+        const parsed = schema.safeParse(payload);
+        if (parsed.success) listener(parsed.data);
+        else console.warn(`host event ${event} refused: ${parsed.error.message}`);
+      });
+  }
+  return Object.freeze(api) as HostApi;
+}
+
+/** The key of an unordered part pair in `statuses`. */
+export function pairKey(a: string, b: string): string {
+  return a < b ? `${a}|${b}` : `${b}|${a}`;
+}
+
+/** Parses a request for a channel on the host side; refuses unknown channels. */
+export function parseRequest(channel: string, payload: unknown):
+  | { ok: true; channel: RequestChannel; request: unknown }
+  | { ok: false; error: HostError } {
+  if (!Object.prototype.hasOwnProperty.call(REQUESTS, channel)) {
+    return { ok: false, error: { code: 'unknown-channel', message: `unknown request '${String(channel).slice(0, 100)}'` } };
+  }
+  const spec = REQUESTS[channel as RequestChannel];
+  const parsed = spec.request.safeParse(payload);
+  if (!parsed.success) {
+    return { ok: false, error: { code: 'invalid-request', message: `invalid ${channel} request: ${z.prettifyError(parsed.error).slice(0, 2000)}` } };
+  }
+  return { ok: true, channel: channel as RequestChannel, request: parsed.data };
+}

@@ -1,0 +1,61 @@
+/**
+ * What the thin shells (Electron main, the loopback bridge) need from the host service, and what
+ * they provide to it. The service itself (./host.ts) is plain Node: every request of the host API
+ * (../contract/host.ts) is handled there, whichever shell received it.
+ */
+import type { EventChannel, EventOf, HostError, RequestChannel, ResponseOf } from '../contract/host.js';
+import type { ForkFn } from './spawn.js';
+
+/** Native file dialogs; a shell without them (the bridge) passes null. */
+export interface HostDialogs {
+  /** One file to open (assemblies and CAD/STL files); null when cancelled. */
+  openFile(options: { title: string; filters: { name: string; extensions: string[] }[] }): Promise<string | null>;
+  /** Several files (batch check); empty when cancelled. */
+  openFiles(options: { title: string; filters: { name: string; extensions: string[] }[] }): Promise<string[]>;
+  /** A file to write; null when cancelled. */
+  saveFile(options: { title: string; defaultPath?: string; filters: { name: string; extensions: string[] }[] }): Promise<string | null>;
+  /** A folder (where batch reports go); null when cancelled. */
+  chooseFolder(options: { title: string }): Promise<string | null>;
+}
+
+export interface HostServiceOptions {
+  /** 'electron' or 'bridge' (AppInfo.host). */
+  readonly host: 'electron' | 'bridge';
+  readonly dialogs: HostDialogs | null;
+  /** How tree-building children start (utilityProcess in Electron; child_process.fork otherwise). */
+  readonly fork?: ForkFn;
+  /** Where recent files and the tree cache live. */
+  readonly userDataDir: string;
+  /** A file to open at start (command line, or the bundled sample). */
+  readonly startupFile?: string | null;
+  /** Folders whose files may be opened by path without a dialog (the bridge's allowed roots). */
+  readonly allowedFolders?: readonly string[];
+  readonly log?: (message: string) => void;
+}
+
+/** The host service as the shells see it. */
+export interface HostServiceApi {
+  /**
+   * Handles one request; `payload` is validated here (unknown channels and invalid payloads are
+   * refused with a HostError). Resolves with the response or rejects with HostRequestFailure.
+   */
+  handle(channel: string, payload: unknown): Promise<unknown>;
+  /** Subscribes to host events (to forward them to the renderer). */
+  on<E extends EventChannel>(event: E, listener: (payload: EventOf<E>) => void): () => void;
+  /** Grants access to a file the user chose outside a dialog (command line, drag and drop). */
+  allowPath(path: string): void;
+  /** Documents with unsaved changes (for the quit prompt). */
+  dirtyDocuments(): { id: string; name: string }[];
+  /** Opens the startup document (once the renderer asks for app.info it is included). */
+  dispose(): Promise<void>;
+}
+
+/** A request that failed: the HostError to send back. */
+export class HostRequestFailure extends Error {
+  override readonly name = 'HostRequestFailure';
+  constructor(readonly error: HostError) {
+    super(error.message);
+  }
+}
+
+export type HandlerMap = { [C in RequestChannel]: (request: never) => Promise<ResponseOf<C>> };
