@@ -38,6 +38,13 @@ export interface CheckOptions {
   readonly signal?: { readonly aborted: boolean };
   /** Milliseconds clock (for elapsedMs). */
   readonly now?: () => number;
+  /**
+   * Lets the host's event loop run (e.g. `() => new Promise((r) => setImmediate(r))`): called
+   * between pairs at most every `yieldEveryMs` (default 16 ms), so a host stays responsive and a
+   * cancel can arrive while a long check runs.
+   */
+  readonly yieldToHost?: () => Promise<void>;
+  readonly yieldEveryMs?: number;
 }
 
 export class CheckAbortedError extends Error {
@@ -218,7 +225,13 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
       results.push(emptyResult(prepared[lo].part.id, prepared[hi].part.id, 'ignored', 'clear', fixedTol ?? DEFAULT_TOUCH_TOLERANCE_MM, rule.reason ?? null));
     }
     let done = 0;
+    let lastYield = now();
+    const yieldEvery = options.yieldEveryMs ?? 16;
     for (const [i, j] of work) {
+      if (options.yieldToHost && now() - lastYield >= yieldEvery) {
+        await options.yieldToHost();
+        lastYield = now();
+      }
       check();
       options.onProgress?.({ phase: 'pairs', done: done++, total: work.length });
       const A = prepared[i], B = prepared[j];

@@ -1,0 +1,119 @@
+/**
+ * `npm run dev:web [FILE] [--port N] [--allow DIR]…`: serves the built renderer through the
+ * loopback bridge, with FILE (default: the bundled AS1 sample) open at start. Prints one line,
+ * `Interfere is running at http://127.0.0.1:PORT/?token=…`, and runs until SIGINT or SIGTERM.
+ *
+ * Files the page may open by path: those in FILE's folder, the samples folder and every --allow
+ * folder (the browser has no file dialogs).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { HostService } from '../services/host.js';
+import { startBridge } from './server.js';
+
+const USAGE = `Usage: npm run dev:web -- [FILE] [--port N] [--allow DIR]...
+
+Serves Interfere's user interface at http://127.0.0.1:PORT/ for a browser on this machine, with
+FILE (default: the bundled AS1 sample) open. Files inside FILE's folder, the samples folder and
+every --allow DIR may be opened by path.`;
+
+/** The folder of the package (where package.json names "interfere"), from this file upwards. */
+function packageRoot(): string {
+  const start = typeof __dirname === 'string' ? __dirname : path.dirname(process.argv[1] ?? '.');
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: unknown }).name === 'interfere') return dir;
+      } catch {
+        // not ours; keep looking
+      }
+    }
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
+
+function userDataDir(): string {
+  const xdg = process.env.XDG_DATA_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : os.tmpdir(), 'interfere');
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        allow: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    process.stderr.write(`dev:web: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length > 1) {
+    process.stderr.write(`dev:web: one FILE at most\n${USAGE}\n`);
+    return 2;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`dev:web: --port needs a port number (0 to 65535), got '${values.port}'\n`);
+    return 2;
+  }
+  const root = packageRoot();
+  const samples = path.join(root, 'assets', 'samples');
+  const file = positionals.length === 1 ? path.resolve(positionals[0]) : path.join(samples, 'as1-oc-214.stp');
+  const staticDir = path.join(root, 'dist', 'renderer');
+  if (!existsSync(path.join(staticDir, 'index.html'))) {
+    process.stderr.write(`dev:web: ${staticDir} has no index.html: build the renderer first; the host API is served regardless\n`);
+  }
+
+  const service = new HostService({
+    host: 'bridge',
+    dialogs: null,
+    userDataDir: userDataDir(),
+    startupFile: file,
+    allowedFolders: [path.dirname(file), samples, ...(values.allow ?? []).map((d) => path.resolve(d))],
+    log: (m) => process.stderr.write(`${m}\n`),
+  });
+  const bridge = await startBridge({ service, staticDir, port, log: (m) => process.stderr.write(`bridge: ${m}\n`) });
+  process.stdout.write(`Interfere is running at ${bridge.url}\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await bridge.close();
+  await service.dispose();
+  return 0;
+}
+
+// As in the command line: baseline wasm code reads OpenCascade files faster in a fresh process.
+setFlagsFromString('--liftoff-only');
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`dev:web: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);
