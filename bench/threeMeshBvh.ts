@@ -4,38 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { BufferAttribute, BufferGeometry, Matrix4 } from 'three';
 import { MeshBVH, SAH } from 'three-mesh-bvh';
 import type { BVHOptions, ExtendedTriangle } from 'three-mesh-bvh';
 import type { PreparedMesh, QueryMode, QueryResult, StrategyRun } from './strategies';
-
-// three ships no type declarations. The few classes used here are typed below, and the module is
-// loaded through a non-literal specifier so that this file type-checks whether or not type
-// declarations for three are installed. It resolves to the same module instance three-mesh-bvh uses.
-interface BufferAttribute {
-  readonly array: Float32Array | Uint32Array | Uint16Array;
-}
-interface BufferGeometry {
-  readonly index: BufferAttribute | null;
-  readonly attributes: { readonly position: BufferAttribute };
-  boundsTree?: MeshBVH;
-  setAttribute(name: string, attribute: BufferAttribute): BufferGeometry;
-  setIndex(index: BufferAttribute): BufferGeometry;
-}
-interface Matrix4 {
-  set(
-    n11: number, n12: number, n13: number, n14: number,
-    n21: number, n22: number, n23: number, n24: number,
-    n31: number, n32: number, n33: number, n34: number,
-    n41: number, n42: number, n43: number, n44: number,
-  ): Matrix4;
-}
-interface ThreeModule {
-  BufferGeometry: new () => BufferGeometry;
-  BufferAttribute: new (array: Float32Array | Uint32Array, itemSize: number) => BufferAttribute;
-  Matrix4: new () => Matrix4;
-}
-const THREE_SPECIFIER = 'three';
-const THREE = (await import(THREE_SPECIFIER)) as ThreeModule;
 
 function packageVersion(name: string): string {
   // Both packages expose a CommonJS entry under <package>/build/, so the package root is one up.
@@ -75,11 +47,11 @@ interface State {
 }
 
 function buildSide(mesh: PreparedMesh, options: BVHOptions): Side {
-  const geometry = new THREE.BufferGeometry();
+  const geometry = new BufferGeometry();
   // The STL coordinates are float32 values, so narrowing them back to float32 is exact.
-  geometry.setAttribute('position', new THREE.BufferAttribute(Float32Array.from(mesh.positions), 3));
+  geometry.setAttribute('position', new BufferAttribute(Float32Array.from(mesh.positions), 3));
   // A copy: the BVH build permutes the index buffer.
-  geometry.setIndex(new THREE.BufferAttribute(mesh.indices.slice(), 1));
+  geometry.setIndex(new BufferAttribute(mesh.indices.slice(), 1));
   const bvh = new MeshBVH(geometry, options);
   // intersectsGeometry (the 'any' query) traverses the other geometry's boundsTree when present.
   geometry.boundsTree = bvh;
@@ -140,7 +112,7 @@ function makeStrategy(variant: string, options: BVHOptions): StrategyRun {
     version: VERSION,
 
     build(meshA: PreparedMesh, meshB: PreparedMesh): State {
-      return { a: buildSide(meshA, options), b: buildSide(meshB, options), matrix: new THREE.Matrix4() };
+      return { a: buildSide(meshA, options), b: buildSide(meshB, options), matrix: new Matrix4() };
     },
 
     query(state: unknown, pose: Float64Array, mode: QueryMode): QueryResult {
