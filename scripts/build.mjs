@@ -1,6 +1,16 @@
-// Builds the Node entry points with esbuild into dist/ (CommonJS bundles: quickhull3d's `debug`
-// dependency needs `require`). The WASM-backed packages stay external so that they find their
-// .wasm files next to their own JavaScript in node_modules.
+// Builds the Node and Electron entry points with esbuild into dist/node/ (CommonJS bundles:
+// quickhull3d's `debug` dependency needs `require`, and Electron's sandboxed preload must be
+// CommonJS). The WASM-backed packages stay external so that they find their .wasm files next to
+// their own JavaScript in node_modules; `electron` is external (the runtime provides it).
+//
+// Layout (package.json's `main` is dist/node/main/main.cjs):
+//   dist/node/cli/interfere.cjs       the command line
+//   dist/node/compute/treeWorker.cjs  the tree-building child (child process or utilityProcess)
+//   dist/node/main/main.cjs           the Electron main process
+//   dist/node/main/preload.cjs        the window's preload (sandboxed: only `electron` may be required)
+//   dist/node/bridge/cli.cjs          `npm run dev:web`: the renderer in a browser over the loopback bridge
+// The main bundle finds the tree worker at ../compute/treeWorker.cjs (services/treePool.ts), the
+// preload next to itself, and the renderer (built by vite) at dist/renderer/.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
@@ -18,11 +28,25 @@ const common = {
 const entries = {
   'cli/interfere': 'src-main/cli/interfere.ts',
   'compute/treeWorker': 'src-main/compute/treeWorker.ts',
+  'bridge/cli': 'src-main/bridge/cli.ts',
+  'main/main': 'src-main/main/main.ts',
+};
+
+/** The preload runs in the renderer's sandbox (Chromium 140 in Electron 45), not in Node. */
+const preload = {
+  ...common,
+  platform: 'browser',
+  target: 'chrome140',
+  external: ['electron'],
+  // Loaded by every page load of the window: zod makes it large unminified.
+  minify: true,
+  entryPoints: ['src-main/preload/preload.ts'],
+  outfile: 'dist/node/main/preload.cjs',
 };
 
 rmSync('dist/node', { recursive: true, force: true });
-await Promise.all(
-  Object.entries(entries).map(([out, entry]) =>
+await Promise.all([
+  ...Object.entries(entries).map(([out, entry]) =>
     build({
       ...common,
       entryPoints: [entry],
@@ -30,5 +54,6 @@ await Promise.all(
       banner: out.startsWith('cli/') ? { js: '#!/usr/bin/env node' } : undefined,
     }),
   ),
-);
+  build(preload),
+]);
 await chmod('dist/node/cli/interfere.cjs', 0o755);

@@ -3,12 +3,28 @@
  * object in Electron (`window.interfereHost`), or a WebSocket client of the loopback bridge in a
  * browser (the page URL carries the bridge's port and token).
  */
-import type { HostApi } from '../../src-main/contract/host';
+import type { DocumentInfo, HostApi } from '../../src-main/contract/host';
 
 declare global {
   interface Window {
-    /** Set by the Electron preload (contextBridge). */
+    /**
+     * Set by the Electron preload. Failed requests reject with a plain
+     * `{ name: 'HostRequestError', message, error: HostError }` object (contextBridge drops the
+     * properties of Error objects).
+     */
     interfereHost?: HostApi;
+    /** Electron only (set by the preload). */
+    interfereShell?: {
+      /** The file system path of a File the user dropped or picked; '' when it has none. */
+      pathForDroppedFile(file: File): string;
+      /** Opens a dropped File: main grants its path, then runs doc.open (same result and errors as docOpen). */
+      openDroppedFile(file: File): Promise<DocumentInfo | null>;
+      /**
+       * Files the app is asked to open from outside the window (second launch, Open With, Open
+       * Recent), already granted: call docOpen({ path }). Returns an unsubscribe.
+       */
+      onOpenFile(listener: (path: string) => void): () => void;
+    };
   }
 }
 

@@ -31,7 +31,7 @@ export const LAYERS = [
   {
     from: 'src-main/preload/',
     local: ['src-main/preload/', 'src-main/contract/'],
-    packages: ['electron'],
+    packages: ['electron', 'zod'],
     node: false,
   },
   {
