@@ -74,8 +74,8 @@ export function bridgeContentSecurityPolicy(port: number): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    // React and three set inline styles; style elements stay harmless without script injection.
-    "style-src 'self' 'unsafe-inline'",
+    // React's style props go through the CSSOM, which CSP does not restrict; vite emits CSS files.
+    "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src 'self' ws://${BRIDGE_HOST}:${port}`,

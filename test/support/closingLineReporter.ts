@@ -16,8 +16,9 @@ export default class ClosingLineReporter implements Reporter {
         else if (state === 'failed') failed++;
         else skipped++;
       }
-      // A module that failed to load has no tests but is a failure all the same.
-      if (mod.state() === 'failed' && mod.children.size === 0) failed++;
+      // A module that failed outside its tests (failed to load, or a beforeAll/afterAll hook
+      // threw, leaving its tests skipped) is a failure all the same.
+      if (mod.state() === 'failed' && ![...mod.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
     }
     failed += unhandledErrors.length;
     process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);

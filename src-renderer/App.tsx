@@ -1,0 +1,39 @@
+/**
+ * The main window: toolbar on top, part tree on the left, the 3D viewport in the centre with the
+ * results below it, a status bar, and messages over the viewport.
+ */
+import { Viewport } from './scene/Viewport';
+import { Dialogs } from './ui/Dialogs';
+import { NoticeArea } from './ui/NoticeArea';
+import { PartTree } from './ui/PartTree';
+import { ProgressBar } from './ui/ProgressBar';
+import { ResultsPanel } from './ui/ResultsPanel';
+import { StatusBar } from './ui/StatusBar';
+import { Toolbar } from './ui/Toolbar';
+import { useShortcuts } from './ui/useShortcuts';
+import { ViewToolbar } from './ui/ViewToolbar';
+import { useDocumentTitle } from './ui/useDocumentTitle';
+
+export function App() {
+  useShortcuts();
+  useDocumentTitle();
+  return (
+    <div className="app">
+      <Toolbar />
+      <aside className="left-panel">
+        <PartTree />
+      </aside>
+      <main className="center">
+        <Viewport />
+        <ViewToolbar />
+        <ProgressBar />
+        <NoticeArea />
+      </main>
+      <section className="bottom-panel">
+        <ResultsPanel />
+      </section>
+      <StatusBar />
+      <Dialogs />
+    </div>
+  );
+}

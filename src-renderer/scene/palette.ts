@@ -1,0 +1,19 @@
+/** Colours of parts whose file gives none, and of the review highlights. */
+
+const PALETTE = ['#8aa6c1', '#c9a66b', '#9bbf85', '#c98b8b', '#a89bc9', '#7fbfbf', '#d1b36b', '#b08fa6', '#8fa38f', '#b5a48f'];
+
+export function fallbackColor(index: number): string {
+  return PALETTE[index % PALETTE.length];
+}
+
+export const BACKGROUND = '#eef1f5';
+/** Colliding triangles of the selected result. */
+export const HIGHLIGHT = '#ff0000';
+/** The two parts of the selected result, in neutral tones so that the red stands out. */
+export const INVOLVED_A = '#a9bccf';
+export const INVOLVED_B = '#d3c6ae';
+export const SELECTED_EMISSIVE = '#1e5bd6';
+export const HOVER_EMISSIVE = '#ffffff';
+export const EDGE_SELECTED = '#1e5bd6';
+export const GRID_MAJOR = '#9aa3ad';
+export const GRID_MINOR = '#c9cfd6';

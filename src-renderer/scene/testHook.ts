@@ -1,0 +1,33 @@
+/**
+ * `window.__interfereTest`: what end-to-end tests wait on. `ready` is true once a frame has been
+ * drawn with every part of the current document on screen (false again while another document
+ * loads); `renderedFrames` counts frames drawn.
+ */
+export interface InterfereTestHook {
+  ready: boolean;
+  renderedFrames: number;
+  /** The document drawn when `ready` last became true. */
+  documentId: string | null;
+}
+
+declare global {
+  interface Window {
+    __interfereTest?: InterfereTestHook;
+  }
+}
+
+export function testHook(): InterfereTestHook {
+  window.__interfereTest ??= { ready: false, renderedFrames: 0, documentId: null };
+  return window.__interfereTest;
+}
+
+/** The document and geometry version the part meshes were last mounted for. */
+let mounted: { docId: string | null; version: number } = { docId: null, version: -1 };
+
+export function markMeshesMounted(docId: string | null, version: number): void {
+  mounted = { docId, version };
+}
+
+export function meshesMountedFor(docId: string | null, version: number): boolean {
+  return mounted.docId === docId && mounted.version === version;
+}

@@ -1,0 +1,75 @@
+/**
+ * Number and time formatting for the UI. Lengths are millimetres and volumes cubic millimetres
+ * everywhere; the unit is written in column headers and labels, so these return bare numbers.
+ */
+
+const EM_DASH = '\u2014';
+
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** A count with thousands separators: 5040 → "5,040". */
+export function formatCount(n: number): string {
+  return grouped.format(n);
+}
+
+/**
+ * A measurement with about four significant digits, thousands separators and no exponent for
+ * ordinary sizes: 0.0607319 → "0.06073", 1234.567 → "1,235", 0 → "0", null → "—".
+ */
+export function formatMeasure(value: number | null | undefined, significant = 4): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return EM_DASH;
+  if (value === 0) return '0';
+  const abs = Math.abs(value);
+  if (abs < 1e-4) return value.toExponential(Math.max(0, significant - 2));
+  if (abs >= 10 ** significant) return grouped.format(value);
+  const digits = Math.max(0, significant - 1 - Math.floor(Math.log10(abs)));
+  const fixed = new Intl.NumberFormat('en-US', { maximumFractionDigits: Math.min(digits, 8), minimumFractionDigits: 0 });
+  return fixed.format(value);
+}
+
+/** A duration: 442 → "442 ms", 1234 → "1.23 s", 125000 → "2 min 5 s". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return EM_DASH;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms - minutes * 60_000) / 1000);
+  return `${minutes} min ${seconds} s`;
+}
+
+/** Local time of day, "14:03:27". */
+export function formatClock(epochMs: number): string {
+  const d = new Date(epochMs);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+/** Percent of work done, 0–100, or null when the total is unknown. */
+export function percentDone(done: number, total: number): number | null {
+  if (!(total > 0) || !Number.isFinite(done)) return null;
+  return Math.max(0, Math.min(100, (done / total) * 100));
+}
+
+/**
+ * Reads a length typed by the user, in millimetres. With `allowAuto`, an empty field or "auto"
+ * means automatic (null). Commas are accepted as decimal separators.
+ */
+export function parseMmInput(text: string, allowAuto: boolean):
+  | { ok: true; value: number | null }
+  | { ok: false; message: string } {
+  const t = text.trim().toLowerCase().replace(/\s*mm$/, '').replace(',', '.');
+  if (t === '' || t === 'auto') {
+    if (allowAuto) return { ok: true, value: null };
+    return { ok: false, message: 'enter a length in millimetres' };
+  }
+  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(t)) return { ok: false, message: `"${text.trim()}" is not a length in millimetres` };
+  const value = Number(t);
+  if (!Number.isFinite(value) || value < 0) return { ok: false, message: 'the length must be zero or more millimetres' };
+  if (value > 1e6) return { ok: false, message: 'the length must be at most 1,000,000 mm' };
+  return { ok: true, value };
+}
+
+/** The text a length field shows: "auto" for null. */
+export function mmFieldText(value: number | null): string {
+  return value === null ? 'auto' : String(value);
+}

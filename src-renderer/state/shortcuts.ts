@@ -1,0 +1,79 @@
+/**
+ * Keyboard shortcuts. The renderer handles them itself (the browser has no native menu); in
+ * Electron the same keys may also reach the native menu, which sends the same command — the
+ * command runner drops such duplicates (see `commands.ts`).
+ */
+import type { MenuCommand } from '../../src-main/contract/host';
+
+/** The fields of a keyboard event that shortcuts look at. */
+export interface KeyInput {
+  readonly key: string;
+  readonly ctrlKey: boolean;
+  readonly metaKey: boolean;
+  readonly shiftKey: boolean;
+  readonly altKey: boolean;
+  /** The event comes from a text field (single-letter shortcuts are off there). */
+  readonly inTextField: boolean;
+}
+
+/** Shortcuts for the help dialog, in the order shown. */
+export const SHORTCUTS: readonly { keys: string; action: string; command: MenuCommand }[] = [
+  { keys: 'Ctrl+O', action: 'Open an assembly or CAD file', command: 'file.open' },
+  { keys: 'Ctrl+S', action: 'Save the assembly', command: 'file.save' },
+  { keys: 'Ctrl+Shift+S', action: 'Save as…', command: 'file.saveAs' },
+  { keys: 'Ctrl+E', action: 'Export report…', command: 'file.exportReport' },
+  { keys: 'F5 or Ctrl+Enter', action: 'Run the interference check', command: 'check.run' },
+  { keys: 'Esc', action: 'Cancel the running job, else clear the selection', command: 'check.cancel' },
+  { keys: 'F', action: 'Fit all in view', command: 'view.fitAll' },
+  { keys: 'S', action: 'Fit the selection in view', command: 'view.fitSelection' },
+  { keys: '1 / 3 / 7 / 0', action: 'Front / right / top / isometric view', command: 'view.iso' },
+  { keys: 'P', action: 'Perspective / orthographic', command: 'view.toggleProjection' },
+  { keys: 'Ctrl+Z / Ctrl+Y', action: 'Undo / redo', command: 'edit.undo' },
+  { keys: 'F1', action: 'This list', command: 'help.shortcuts' },
+];
+
+/** The command a key press stands for, or null. */
+export function commandForKey(e: KeyInput): MenuCommand | null {
+  const mod = e.ctrlKey || e.metaKey;
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (key === 'F5' && !mod && !e.altKey) return 'check.run';
+  if (key === 'F1' && !mod && !e.altKey) return 'help.shortcuts';
+  if (key === 'Escape' && !mod && !e.altKey) return 'check.cancel';
+  if (mod && !e.altKey) {
+    switch (key) {
+      case 'o':
+        return e.shiftKey ? null : 'file.open';
+      case 's':
+        return e.shiftKey ? 'file.saveAs' : 'file.save';
+      case 'e':
+        return e.shiftKey ? null : 'file.exportReport';
+      case 'Enter':
+        return 'check.run';
+      case 'z':
+        return e.shiftKey ? 'edit.redo' : 'edit.undo';
+      case 'y':
+        return e.shiftKey ? null : 'edit.redo';
+      default:
+        return null;
+    }
+  }
+  if (e.inTextField || e.altKey || mod) return null;
+  switch (key) {
+    case 'f':
+      return 'view.fitAll';
+    case 's':
+      return 'view.fitSelection';
+    case 'p':
+      return 'view.toggleProjection';
+    case '1':
+      return 'view.front';
+    case '3':
+      return 'view.right';
+    case '7':
+      return 'view.top';
+    case '0':
+      return 'view.iso';
+    default:
+      return null;
+  }
+}

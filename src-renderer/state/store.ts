@@ -1,0 +1,37 @@
+/**
+ * The renderer's one store, built from slices: document (host connection, open document, display
+ * geometry loading), selection, check (jobs, outcome, results table order), view (projection,
+ * visibility, camera requests, dialogs), notices (errors and messages) and commands.
+ *
+ * `createAppStore` is free of the DOM and of three: tests build it with a fake host and a fake
+ * geometry registry; the app builds it once with the real registry (see ./appStore.ts).
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createCheckSlice } from './checkSlice';
+import { createCommandSlice } from './commandSlice';
+import { createSliceContext } from './context';
+import { createDocumentSlice } from './documentSlice';
+import { createNoticeSlice } from './noticeSlice';
+import { createSelectionSlice } from './selectionSlice';
+import type { AppState, StoreDeps } from './types';
+import { createViewSlice } from './viewSlice';
+
+export type AppStore = StoreApi<AppState>;
+
+export function createAppStore(deps: StoreDeps): AppStore {
+  const ctx = createSliceContext(deps);
+  const documentSlice = createDocumentSlice(ctx);
+  const selectionSlice = createSelectionSlice();
+  const checkSlice = createCheckSlice(ctx);
+  const viewSlice = createViewSlice();
+  const noticeSlice = createNoticeSlice(deps);
+  const commandSlice = createCommandSlice(ctx);
+  return createStore<AppState>()((...a) => ({
+    ...documentSlice(...a),
+    ...selectionSlice(...a),
+    ...checkSlice(...a),
+    ...viewSlice(...a),
+    ...noticeSlice(...a),
+    ...commandSlice(...a),
+  }));
+}

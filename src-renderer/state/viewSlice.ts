@@ -1,0 +1,62 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { AppState, ViewSlice } from './types';
+
+/** The view slice: projection, part-tree visibility, camera requests, open dialog. */
+export function createViewSlice(): StateCreator<AppState, [], [], ViewSlice> {
+  let seq = 0;
+  return (set, get) => ({
+    projection: 'perspective',
+    visibility: {},
+    partFilter: '',
+    othersWhenResult: 'transparent',
+    camera: null,
+    dialog: null,
+
+    setVisible(ids, visible) {
+      set((s) => {
+        const visibility = { ...s.visibility };
+        for (const id of ids) visibility[id] = visible;
+        return { visibility };
+      });
+    },
+
+    showAll() {
+      const doc = get().doc;
+      if (!doc) return;
+      set({ visibility: Object.fromEntries(doc.parts.map((p) => [p.id, true])) });
+    },
+
+    isolate(ids) {
+      const doc = get().doc;
+      if (!doc || ids.length === 0) return;
+      const keep = new Set(ids);
+      set({ visibility: Object.fromEntries(doc.parts.map((p) => [p.id, keep.has(p.id)])) });
+      get().requestCamera({ kind: 'fitSelection' });
+    },
+
+    setPartFilter(text) {
+      set({ partFilter: text });
+    },
+
+    setProjection(projection) {
+      set({ projection });
+    },
+
+    setOthersWhenResult(mode) {
+      set({ othersWhenResult: mode });
+    },
+
+    requestCamera(command) {
+      seq += 1;
+      set({ camera: { seq, command } });
+    },
+
+    openDialog(kind) {
+      set({ dialog: kind });
+    },
+
+    closeDialog() {
+      set({ dialog: null });
+    },
+  });
+}
