@@ -22,6 +22,9 @@ export interface OverlapSolid {
   readonly centroid: [number, number, number];
   /** Vertices and triangle centres of the overlap solid, world millimetres, 3 per point. */
   readonly probes: Float64Array;
+  /** The overlap solid's mesh (world millimetres). */
+  readonly positions: Float64Array;
+  readonly indices: Uint32Array;
 }
 
 interface PartSolid {
@@ -93,7 +96,7 @@ export class OverlapEngine {
         const a0 = 3 * indices[3 * t], a1 = 3 * indices[3 * t + 1], a2 = 3 * indices[3 * t + 2];
         for (let k = 0; k < 3; k++) probes[3 * nv + 3 * t + k] = (positions[a0 + k] + positions[a1 + k] + positions[a2 + k]) / 3;
       }
-      return { volume: Math.max(0, common.volume()), centroid: props.centroid, probes };
+      return { volume: Math.max(0, common.volume()), centroid: props.centroid, probes, positions, indices };
     } finally {
       common.delete();
     }

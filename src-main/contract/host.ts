@@ -143,6 +143,37 @@ export const CheckOutcomeSchema = z.object({
 });
 export type CheckOutcome = z.infer<typeof CheckOutcomeSchema>;
 
+/** The traversal view of one pair: what the tree query visited and tested. */
+export const PairTraceSchema = z.object({
+  a: id,
+  b: id,
+  /** Intersecting triangle pairs [triangle of a, triangle of b, …]. */
+  trianglePairs: z.instanceof(Uint32Array),
+  /** Triangles tested exactly (each part's own indices, each once), intersecting or not. */
+  testedA: z.instanceof(Uint32Array),
+  testedB: z.instanceof(Uint32Array),
+  /**
+   * Visited boxes, 18 numbers each: side (0 = a, 1 = b), depth, outcome (0 pruned, 1 descended,
+   * 2 both leaves), world centre (3), half extents (3), world axes (9).
+   */
+  boxes: z.instanceof(Float64Array),
+  /** Boxes left out beyond `maxBoxes`. */
+  boxesOmitted: z.number().int().nonnegative(),
+  boxTests: z.number().int().nonnegative(),
+  triTests: z.number().int().nonnegative(),
+});
+export type PairTrace = z.infer<typeof PairTraceSchema>;
+
+/** The overlap solid of an interfering pair (world millimetres), to outline the volume. */
+export const OverlapSolidSchema = z.object({
+  a: id,
+  b: id,
+  positions: z.instanceof(Float32Array),
+  indices: z.instanceof(Uint32Array),
+  volumeMm3: finite,
+});
+export type OverlapSolidInfo = z.infer<typeof OverlapSolidSchema>;
+
 /** A quick re-check of one pair while a part moves (live check). */
 export const PairCheckSchema = z.object({
   a: id,
@@ -233,6 +264,13 @@ export const REQUESTS = {
   'check.run': { request: docRef.extend({ scope: CheckScopeSchema.optional() }), response: z.object({ jobId: id }) },
   /** Re-check one pair at the document's current placements (live check while dragging). */
   'check.pair': { request: docRef.extend({ a: id, b: id, withinMm: finite.nonnegative().max(1e6).optional() }), response: PairCheckSchema },
+  /** The traversal of one pair at the current placements (traversal view); boxes up to maxDepth. */
+  'check.trace': {
+    request: docRef.extend({ a: id, b: id, maxDepth: z.number().int().min(0).max(64).optional(), maxBoxes: z.number().int().min(0).max(200_000).optional() }),
+    response: PairTraceSchema,
+  },
+  /** The overlap solid of two closed parts at the current placements; null when they do not overlap or are not closed. */
+  'check.overlap': { request: docRef.extend({ a: id, b: id }), response: OverlapSolidSchema.nullable() },
   'job.cancel': { request: z.object({ jobId: id }), response: z.object({ cancelled: z.boolean() }) },
   /** Export the last check's report; without a path the host asks (Electron). */
   'report.export': {

@@ -51,6 +51,8 @@ import { runCheck, CheckAbortedError } from '../../src-core/check/check.js';
 import type { CheckPart, CheckProgress, CheckResult, CheckSettings } from '../../src-core/check/types.js';
 import { collidePlaced } from '../../src-core/collide/collide.js';
 import { minDistance } from '../../src-core/collide/proximity.js';
+import { traceCollide } from '../../src-core/collide/trace.js';
+import { OverlapEngine } from '../../src-core/check/volume.js';
 import {
   buildReport, exitCode, reportToCsv, reportToHtml, reportToJson, ReportError,
   type InterferenceReport, type ReportPartInput,
@@ -1015,6 +1017,46 @@ export class HostService implements HostServiceApi {
           distanceMm = minDistance(ta, tb, RELATIVE, withinMm)?.distance ?? null;
         }
         return { a, b, trianglePairs: hits.pairs as Uint32Array<ArrayBuffer>, distanceMm };
+      },
+
+      'check.trace': async ({ docId, a, b, maxDepth, maxBoxes }) => {
+        const d = this.docOf(docId);
+        if (a === b) throw failure('invalid-request', `${this.docName(d)}: check.trace needs two different parts, got '${a}' twice`, d.path);
+        const pa = this.partOf(d, a), pb = this.partOf(d, b);
+        const ta = (d.bodies.get(pa.bodyKey) as BodyState).tree, tb = (d.bodies.get(pb.bodyKey) as BodyState).tree;
+        const trace = traceCollide(ta, pa.transform, tb, pb.transform, { maxDepth, maxBoxes });
+        return {
+          a, b,
+          trianglePairs: trace.pairs as Uint32Array<ArrayBuffer>,
+          testedA: trace.testedA as Uint32Array<ArrayBuffer>,
+          testedB: trace.testedB as Uint32Array<ArrayBuffer>,
+          boxes: trace.boxes as Float64Array<ArrayBuffer>,
+          boxesOmitted: trace.boxesOmitted,
+          boxTests: trace.boxTests,
+          triTests: trace.triTests,
+        };
+      },
+
+      'check.overlap': async ({ docId, a, b }) => {
+        const d = this.docOf(docId);
+        if (a === b) throw failure('invalid-request', `${this.docName(d)}: check.overlap needs two different parts, got '${a}' twice`, d.path);
+        const pa = this.partOf(d, a), pb = this.partOf(d, b);
+        const ba = d.bodies.get(pa.bodyKey) as BodyState, bb = d.bodies.get(pb.bodyKey) as BodyState;
+        const wasm = await loadManifold();
+        // A local origin between the two parts keeps manifold-3d's float32 positions precise.
+        const origin: [number, number, number] = [
+          (pa.transform[3] + pb.transform[3]) / 2, (pa.transform[7] + pb.transform[7]) / 2, (pa.transform[11] + pb.transform[11]) / 2,
+        ];
+        const engine = new OverlapEngine(wasm, origin);
+        try {
+          const sa = engine.solid('a', ba.mesh, pa.transform);
+          const sb = engine.solid('b', bb.mesh, pb.transform);
+          const overlap = engine.overlap(sa, sb);
+          if (!overlap || overlap.indices.length === 0) return null;
+          return { a, b, positions: Float32Array.from(overlap.positions), indices: overlap.indices as Uint32Array<ArrayBuffer>, volumeMm3: overlap.volume };
+        } finally {
+          engine.dispose();
+        }
       },
 
       'job.cancel': async ({ jobId }) => {
