@@ -33,7 +33,9 @@
  * mesh structure, finiteness) the call. Every failure is an ImportError naming the file.
  */
 import type { OcctMesh, OcctReader, OcctResult } from 'occt-import-js';
-import { MAX_TRIANGLES, weldVertices } from '../geometry/mesh.js';
+import { checkBodyTriangles, checkFileSize, checkFileTriangles, limitsOf } from './limits.js';
+import type { EffectiveLimits, ImportLimits } from './limits.js';
+import { weld } from './weld.js';
 import {
   ImportError,
   checkAborted,
@@ -44,7 +46,7 @@ import {
   looksLikeText,
   plural,
 } from './types.js';
-import type { ImportOptions, ImportResult, ImportedBody, Importer } from './types.js';
+import type { AbortSignalLike, ImportOptions, ImportResult, ImportedBody, Importer } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Provider
@@ -58,11 +60,43 @@ export interface OcctModule extends OcctReader {
   takeOutput?(): string[];
 }
 
+/** What a remote read is told about the file it reads. */
+export interface OcctReadContext {
+  /** For messages (ImportError 'timeout' and 'aborted' name it). */
+  readonly fileName: string;
+  /** 'STEP', 'IGES' or 'BREP', for messages. */
+  readonly label: string;
+  /** Aborting stops OpenCascade (the host ends its worker) and rejects with ImportError 'aborted'. */
+  readonly signal?: AbortSignalLike;
+  /** The import's limits: cadTimeoutMs bounds the read (ImportError 'timeout'). */
+  readonly limits: ImportLimits;
+  /** Warnings for the import result (e.g. that the read could not be bounded in time). */
+  readonly warnings: string[];
+}
+
+/** What a remote read returns: occt's result and what OpenCascade printed meanwhile. */
+export interface OcctRemoteRead {
+  readonly result: OcctResult;
+  readonly output: readonly string[];
+}
+
 /**
- * Returns the initialised module. Hosts memoise it (initialising takes tens of milliseconds and
- * tens of megabytes); the importer calls it once per file.
+ * OpenCascade running away from the caller's thread (a Node worker thread, a web worker), so that
+ * a read can be bounded in time and cancelled: the host stops it. `read` rejects with ImportError
+ * ('timeout', 'aborted', 'too-large' when it ran out of memory) or with any other error for a
+ * failure of OpenCascade itself (reported as 'unreadable-cad').
  */
-export type OcctProvider = () => Promise<OcctModule>;
+export interface OcctRemoteModule {
+  readonly remote: true;
+  read(format: OcctFormat, content: Uint8Array, context: OcctReadContext): Promise<OcctRemoteRead>;
+}
+
+/**
+ * Returns the initialised module, in this thread (OcctModule) or remote (OcctRemoteModule). Hosts
+ * memoise it (initialising takes tens of milliseconds and tens of megabytes); the importer calls
+ * it once per file.
+ */
+export type OcctProvider = () => Promise<OcctModule | OcctRemoteModule>;
 
 export type OcctFormat = 'step' | 'iges' | 'brep';
 
@@ -490,8 +524,10 @@ async function importOcct(
   options: ImportOptions,
 ): Promise<ImportResult> {
   const signal = options.signal;
+  const limits = limitsOf(options);
   checkAborted(signal, fileName);
   if (bytes.length === 0) throw new ImportError('empty-file', fileName, 'the file is empty (0 bytes)');
+  checkFileSize(bytes.length, fileName, limits);
   if (isBlankFile(bytes)) {
     throw new ImportError('empty-file', fileName, `the file holds only whitespace (${plural(bytes.length, 'byte')})`);
   }
@@ -505,7 +541,7 @@ async function importOcct(
   if (spec.format === 'iges') checkIgesComplete(bytes, fileName, warnings);
   if (spec.format === 'brep') checkBrepComplete(bytes, fileName);
 
-  let module: OcctModule;
+  let module: OcctModule | OcctRemoteModule;
   try {
     module = await provider();
   } catch (err) {
@@ -517,19 +553,30 @@ async function importOcct(
     );
   }
   checkAborted(signal, fileName);
-  module.takeOutput?.(); // drop what earlier calls printed
+  options.onProgress?.(0, 1);
   let result: OcctResult;
-  try {
-    result = spec.read(module, bytes);
-  } catch (err) {
-    throw new ImportError(
-      'unreadable-cad',
-      fileName,
-      `OpenCascade failed while reading this ${spec.label} file: ${errorText(err)}${occtSays(module.takeOutput?.() ?? [])}`,
-      { cause: err },
-    );
+  let output: readonly string[];
+  if (isRemote(module)) {
+    try {
+      ({ result, output } = await module.read(spec.format, bytes, { fileName, label: spec.label, limits, warnings, ...(signal ? { signal } : {}) }));
+    } catch (err) {
+      if (err instanceof ImportError) throw err;
+      throw new ImportError('unreadable-cad', fileName, `OpenCascade failed while reading this ${spec.label} file: ${errorText(err)}`, { cause: err });
+    }
+  } else {
+    module.takeOutput?.(); // drop what earlier calls printed
+    try {
+      result = spec.read(module, bytes);
+    } catch (err) {
+      throw new ImportError(
+        'unreadable-cad',
+        fileName,
+        `OpenCascade failed while reading this ${spec.label} file: ${errorText(err)}${occtSays(module.takeOutput?.() ?? [])}`,
+        { cause: err },
+      );
+    }
+    output = module.takeOutput?.() ?? [];
   }
-  const output = module.takeOutput?.() ?? [];
   checkAborted(signal, fileName);
 
   if (typeof result !== 'object' || result === null || result.success !== true) {
@@ -558,11 +605,13 @@ async function importOcct(
   if (spec.format === 'step' && !hasStepEnd(bytes)) {
     warnings.push(`the file does not end with '${STEP_END};'; it may be incomplete`);
   }
-  return {
-    format: spec.format,
-    bodies: convertOcctMeshes(meshes, fileName, options, warnings),
-    warnings,
-  };
+  const bodies = convertOcctMeshes(meshes, fileName, options, warnings);
+  options.onProgress?.(1, 1);
+  return { format: spec.format, bodies, warnings };
+}
+
+function isRemote(module: OcctModule | OcctRemoteModule): module is OcctRemoteModule {
+  return (module as Partial<OcctRemoteModule>).remote === true && typeof (module as Partial<OcctRemoteModule>).read === 'function';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -608,19 +657,18 @@ export function convertOcctMeshes(
   options: ImportOptions = {},
   warnings: string[] = [],
 ): ImportedBody[] {
-  const maxTriangles = options.maxTriangles ?? MAX_TRIANGLES;
+  const limits: EffectiveLimits = limitsOf(options);
   let total = 0;
   for (let b = 0; b < meshes.length; b++) {
     const index = (meshes[b] as { index?: { array?: unknown } } | null)?.index?.array;
     if (!isArrayLike(index)) throw malformed(fileName, b, 'no index array');
     total += Math.floor(index.length / 3);
   }
-  if (total > maxTriangles) {
-    throw new ImportError(
-      'too-large',
-      fileName,
-      `the file has ${plural(total, 'triangle')}; at most ${groupDigits(maxTriangles)} are allowed`,
-    );
+  checkFileTriangles(total, fileName, limits);
+  for (let b = 0; b < meshes.length; b++) {
+    const count = Math.floor(((meshes[b] as { index: { array: ArrayLike<number> } }).index.array.length) / 3);
+    const name = (meshes[b] as { name?: unknown }).name;
+    checkBodyTriangles(count, fileName, limits, typeof name === 'string' && name !== '' ? `body ${b} ('${name}')` : `body ${b}`);
   }
   const bodies: ImportedBody[] = [];
   const emptyBodies: number[] = [];
@@ -704,7 +752,7 @@ function convertMesh(raw: unknown, b: number, fileName: string): ConvertedMesh {
   }
 
   const faces = faceRangesOf(mesh.brep_faces, triangleCount);
-  const welded = weldVertices(positions, indices);
+  const welded = weld(positions, indices);
   const body: ImportedBody = {
     name,
     color: bodyColor(mesh),

@@ -7,6 +7,7 @@
  * the importer registered for its extension (if any) gets to read it and explain precisely what
  * is wrong (a truncated binary STL named `.stl`); otherwise the file is of an unknown format.
  */
+import { checkFileSize, limitsOf } from './limits.js';
 import { createOcctImporters } from './occt.js';
 import type { OcctProvider } from './occt.js';
 import { stlImporter } from './stl.js';
@@ -85,7 +86,9 @@ export class ImporterRegistry {
   /** Chooses an importer by content and imports. Throws ImportError only. */
   async import(bytes: Uint8Array, fileName: string, options: ImportOptions = {}): Promise<ImportResult> {
     unitScale(options.units); // an unknown unit is the caller's mistake: RangeError, not ImportError
+    const limits = limitsOf(options); // so is an invalid limit
     checkAborted(options.signal, fileName);
+    if (bytes.length > 0) checkFileSize(bytes.length, fileName, limits);
     const importer = this.choose(bytes, fileName);
     let result: ImportResult;
     try {

@@ -13,7 +13,12 @@
  * triangles are kept; normals are ignored (geometry comes from the vertices only). Coordinates are
  * multiplied by the unit scale after reading (float32 → double, then × scale).
  */
-import { weldVertices, MAX_TRIANGLES } from '../geometry/mesh.js';
+import { LIMIT_HINTS, checkBodyTriangles, checkFileSize, limitsOf, maxBodyTriangles } from './limits.js';
+import type { EffectiveLimits } from './limits.js';
+import { runSteps, runStepsAsync } from './steps.js';
+import type { Steps } from './steps.js';
+import { weldSteps } from './weld.js';
+import type { Welded } from './weld.js';
 import {
   ImportError,
   checkAborted,
@@ -26,13 +31,15 @@ import {
   plural,
   unitScale,
 } from './types.js';
-import type { AbortSignalLike, ImportOptions, ImportResult, Importer } from './types.js';
+import type { ImportOptions, ImportResult, Importer } from './types.js';
 
 const HEADER_BYTES = 80;
 const BINARY_PREFIX_BYTES = 84;
 const BINARY_TRIANGLE_BYTES = 50;
-/** Loop iterations between abort checks. */
-const ABORT_STRIDE = 1 << 16;
+/** Binary triangles between two checkpoints (3.3 MB, about 15 ms). */
+const BINARY_STRIDE = 1 << 16;
+/** ASCII facets between two checkpoints (about 4 MB, 30 ms). */
+const ASCII_STRIDE = 1 << 14;
 
 // ---------------------------------------------------------------------------------------------
 // Detection
@@ -122,18 +129,47 @@ export function sniffStl(bytes: Uint8Array): number {
 // ---------------------------------------------------------------------------------------------
 // Entry points
 
-/** Reads an STL file (synchronously). Throws ImportError. */
+/**
+ * Reads an STL file synchronously. Throws ImportError. The signal is checked and progress reported
+ * every few MB, but a synchronous parse cannot see an abort requested by the host's event loop:
+ * the importer (stlImporter.import) uses parseStlAsync, which lets the host run in between.
+ */
 export function parseStl(bytes: Uint8Array, fileName: string, options: ImportOptions = {}): ImportResult {
+  return runSteps(stlSteps(bytes, fileName, options), progressTotal(bytes), fileName, options);
+}
+
+/**
+ * Reads an STL file, awaiting options.yieldToHost at every checkpoint (every 65,536 binary or
+ * 16,384 ASCII triangles and every 262,144 welded vertices, a few MB or a few tens of milliseconds
+ * each), so that aborting takes effect within one checkpoint. Throws ImportError.
+ */
+export function parseStlAsync(bytes: Uint8Array, fileName: string, options: ImportOptions = {}): Promise<ImportResult> {
+  let steps: Steps<ImportResult>;
+  try {
+    steps = stlSteps(bytes, fileName, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return runStepsAsync(steps, progressTotal(bytes), fileName, options);
+}
+
+/** Progress units of an STL: its bytes read, then its bytes again for welding. */
+function progressTotal(bytes: Uint8Array): number {
+  return 2 * bytes.length;
+}
+
+/** Validates the options and the file, then returns the parser's steps. */
+function stlSteps(bytes: Uint8Array, fileName: string, options: ImportOptions): Steps<ImportResult> {
   const scale = unitScale(options.units);
-  const maxTriangles = options.maxTriangles ?? MAX_TRIANGLES;
-  const signal = options.signal;
-  checkAborted(signal, fileName);
+  const limits = limitsOf(options);
+  checkAborted(options.signal, fileName);
   if (bytes.length === 0) throw new ImportError('empty-file', fileName, 'the file is empty (0 bytes)');
+  checkFileSize(bytes.length, fileName, limits);
   if (isBlankFile(bytes)) {
     throw new ImportError('empty-file', fileName, `the file holds only whitespace (${plural(bytes.length, 'byte')})`);
   }
-  if (isBinaryStlLayout(bytes)) return readBinary(bytes, fileName, scale, maxTriangles, signal);
-  if (looksLikeAsciiStl(bytes)) return readAscii(bytes, fileName, scale, maxTriangles, signal);
+  if (isBinaryStlLayout(bytes)) return readBinary(bytes, fileName, scale, limits);
+  if (looksLikeAsciiStl(bytes)) return readAscii(bytes, fileName, scale, limits);
   throw notStlError(bytes, fileName);
 }
 
@@ -142,8 +178,8 @@ export const stlImporter: Importer = {
   label: 'STL',
   extensions: ['stl'],
   sniff: sniffStl,
-  async import(bytes: Uint8Array, fileName: string, options?: ImportOptions): Promise<ImportResult> {
-    return parseStl(bytes, fileName, options);
+  import(bytes: Uint8Array, fileName: string, options?: ImportOptions): Promise<ImportResult> {
+    return parseStlAsync(bytes, fileName, options);
   },
 };
 
@@ -195,18 +231,10 @@ function hasReplacementCharacters(bytes: Uint8Array): boolean {
 // ---------------------------------------------------------------------------------------------
 // Binary
 
-function readBinary(
-  bytes: Uint8Array,
-  fileName: string,
-  scale: number,
-  maxTriangles: number,
-  signal: AbortSignalLike | undefined,
-): ImportResult {
+function* readBinary(bytes: Uint8Array, fileName: string, scale: number, limits: EffectiveLimits): Steps<ImportResult> {
   const n = binaryStlCount(bytes);
   if (n === 0) throw new ImportError('no-triangles', fileName, 'binary STL has no triangles (its triangle count is 0)');
-  if (n > maxTriangles) {
-    throw new ImportError('too-large', fileName, `binary STL has ${plural(n, 'triangle')}; at most ${groupDigits(maxTriangles)} are supported`);
-  }
+  checkBodyTriangles(n, fileName, limits, 'binary STL');
   const warnings: string[] = [];
   if (startsWithSolidBytes(bytes)) {
     warnings.push(
@@ -220,13 +248,14 @@ function readBinary(
   // ignored, only the header's body colour is read.
   let off = BINARY_PREFIX_BYTES + 12;
   for (let t = 0; t < n; t++, off += BINARY_TRIANGLE_BYTES) {
-    if ((t & (ABORT_STRIDE - 1)) === 0 && t > 0) checkAborted(signal, fileName);
+    if ((t & (BINARY_STRIDE - 1)) === 0 && t > 0) yield off;
     const x0 = dv.getFloat32(off, true), y0 = dv.getFloat32(off + 4, true), z0 = dv.getFloat32(off + 8, true);
     const x1 = dv.getFloat32(off + 12, true), y1 = dv.getFloat32(off + 16, true), z1 = dv.getFloat32(off + 20, true);
     const x2 = dv.getFloat32(off + 24, true), y2 = dv.getFloat32(off + 28, true), z2 = dv.getFloat32(off + 32, true);
     const s = x0 + y0 + z0 + x1 + y1 + z1 + x2 + y2 + z2; // float32 magnitudes cannot overflow a double sum
     if (s - s !== 0) throw binaryNonFinite(fileName, t, [x0, y0, z0, x1, y1, z1, x2, y2, z2]);
     const o = 9 * t;
+    // float32 × at most 1000 (m) stays far below the double range: no overflow check needed.
     if (scale === 1) {
       soup[o] = x0; soup[o + 1] = y0; soup[o + 2] = z0;
       soup[o + 3] = x1; soup[o + 4] = y1; soup[o + 5] = z1;
@@ -237,9 +266,8 @@ function readBinary(
       soup[o + 6] = x2 * scale; soup[o + 7] = y2 * scale; soup[o + 8] = z2 * scale;
     }
   }
-  checkAborted(signal, fileName);
-  const welded = weldVertices(soup);
-  checkAborted(signal, fileName);
+  yield bytes.length;
+  const welded = yield* weldWithProgress(soup, bytes.length);
   return {
     format: 'stl-binary',
     bodies: [{
@@ -252,6 +280,17 @@ function readBinary(
     }],
     warnings,
   };
+}
+
+/** Welds the soup, yielding progress from `size` (reading done) to 2 × size. */
+function* weldWithProgress(soup: Float64Array, size: number): Steps<Welded> {
+  const vertices = soup.length / 3;
+  const steps = weldSteps(soup);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    yield size + Math.floor((size * r.value) / vertices);
+  }
 }
 
 /** The first five bytes spell `solid` (any case), whatever follows. */
@@ -525,14 +564,31 @@ function badCoordinate(ctx: AsciiContext, p: number, facet: number, vertex: numb
   return new ImportError('parse-error', ctx.fileName, `line ${line}: expected a number for ${what}, found '${text}'`, { line, triangle: facet });
 }
 
-function readAscii(
-  b: Uint8Array,
-  fileName: string,
-  scale: number,
-  maxTriangles: number,
-  signal: AbortSignalLike | undefined,
-): ImportResult {
+function asciiTooLarge(ctx: AsciiContext, facetAt: number, limits: EffectiveLimits): ImportError {
+  const line = lineAt(ctx.b, facetAt);
+  const max = maxBodyTriangles(limits);
+  const why = max === limits.callerMaxTriangles
+    ? 'the most allowed'
+    : `the limit per body; raise it with ${max === limits.maxTrianglesPerBody ? LIMIT_HINTS.maxTrianglesPerBody : LIMIT_HINTS.maxTrianglesPerAssembly}`;
+  return new ImportError('too-large', ctx.fileName, `line ${line}: ASCII STL has more than ${plural(max, 'triangle')}, ${why}`, { line });
+}
+
+/** A finite coordinate that overflows when converted to millimetres (1e308 in inches). */
+function scaledOverflow(fileName: string, i: number, value: number, scale: number): ImportError {
+  const facet = Math.floor(i / 9);
+  const vertex = Math.floor((i % 9) / 3);
+  return new ImportError(
+    'non-finite-coordinate',
+    fileName,
+    `coordinate ${'xyz'[i % 3]} of vertex ${vertex} of facet ${groupDigits(facet)} (counting from 0), ${String(value)}, ` +
+    `is beyond the range of numbers once converted to millimetres (× ${scale})`,
+    { triangle: facet },
+  );
+}
+
+function* readAscii(b: Uint8Array, fileName: string, scale: number, limits: EffectiveLimits): Steps<ImportResult> {
   const ctx: AsciiContext = { b, fileName };
+  const maxTriangles = maxBodyTriangles(limits);
   const n = b.length;
   // The caller checked that the first token is `solid`.
   let p = skipBlank(b, hasUtf8Bom(b) ? 3 : 0) + KW_SOLID.length;
@@ -592,21 +648,13 @@ function readAscii(
       p = expectKeyword(ctx, p, KW_OUTER, "'outer loop'", count);
       p = expectKeyword(ctx, p, KW_LOOP, "'loop' after 'outer'", count);
 
-      if (count >= maxTriangles) {
-        const line = lineAt(b, facetAt);
-        throw new ImportError(
-          'too-large',
-          fileName,
-          `line ${line}: ASCII STL has more than ${plural(maxTriangles, 'triangle')}, the most supported`,
-          { line },
-        );
-      }
+      if (count >= maxTriangles) throw asciiTooLarge(ctx, facetAt, limits);
       if (9 * count + 9 > soup.length) {
         const grown = new Float64Array(2 * soup.length);
         grown.set(soup);
         soup = grown;
       }
-      if ((count & (ABORT_STRIDE - 1)) === 0 && count > 0) checkAborted(signal, fileName);
+      if ((count & (ASCII_STRIDE - 1)) === 0 && count > 0) yield p;
       const base = 9 * count;
       let vertices = 0;
       for (;;) {
@@ -663,7 +711,7 @@ function readAscii(
     }
     throw parseError(ctx, p, "'facet' or 'endsolid'");
   }
-  checkAborted(signal, fileName);
+  yield n;
   if (count === 0) {
     const which = names.length === 1 ? `solid '${names[0]}' is empty` : `its ${names.length} solids are empty`;
     throw new ImportError('no-triangles', fileName, `ASCII STL has no facets (${which})`);
@@ -679,9 +727,14 @@ function readAscii(
     );
   }
   const used = soup.subarray(0, 9 * count);
-  if (scale !== 1) for (let i = 0; i < used.length; i++) used[i] *= scale;
-  const welded = weldVertices(used);
-  checkAborted(signal, fileName);
+  if (scale !== 1) {
+    for (let i = 0; i < used.length; i++) {
+      const v = used[i] * scale;
+      if (v - v !== 0) throw scaledOverflow(fileName, i, used[i], scale);
+      used[i] = v;
+    }
+  }
+  const welded = yield* weldWithProgress(used, n);
   return {
     format: 'stl-ascii',
     bodies: [{

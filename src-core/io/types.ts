@@ -5,6 +5,7 @@
  * An importer never guesses silently: a file it cannot read completely is an ImportError whose
  * message names the file and the problem; oddities it can read past are listed in `warnings`.
  */
+import type { ImportLimits } from './limits.js';
 
 /** What a unitless file's numbers mean (STL has no units). */
 export type LengthUnit = 'mm' | 'cm' | 'm' | 'in';
@@ -58,10 +59,30 @@ export interface AbortSignalLike {
 export interface ImportOptions {
   /** What an STL's numbers mean; default mm. Ignored by formats that carry units. */
   units?: LengthUnit;
-  /** Checked between stages and periodically inside long loops; aborting throws code 'aborted'. */
+  /**
+   * Checked between stages and periodically inside long loops (every few MB of an STL, and while
+   * OpenCascade works in the host's worker); aborting throws code 'aborted'. A synchronous parse
+   * only sees the abort when `yieldToHost` lets the host's event loop run.
+   */
   signal?: AbortSignalLike;
-  /** Refuse files with more triangles than this (code 'too-large'); default MAX_TRIANGLES. */
+  /**
+   * Refuse files with more triangles than this in all (code 'too-large'). Kept for callers that
+   * set one number; `limits` is the general form (both apply when both are given).
+   */
   maxTriangles?: number;
+  /** Size, triangle and time limits (limits.ts); missing entries take DEFAULT_IMPORT_LIMITS. */
+  limits?: Partial<ImportLimits>;
+  /**
+   * Progress: `done` of `total` in the importer's own units, only the ratio means anything (STL:
+   * bytes read, then vertices welded, reported every few MB; CAD: 0 when OpenCascade starts and
+   * total when it has finished). Called with done = total at the end.
+   */
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * Lets the host's event loop run (e.g. `() => new Promise((r) => setImmediate(r))`), called at
+   * the same points as onProgress, so that a long parse stays cancellable and the host responsive.
+   */
+  yieldToHost?: () => Promise<void>;
 }
 
 export interface Importer {
@@ -94,7 +115,9 @@ export type ImportErrorCode =
   | 'too-large'
   | 'unreadable-cad'
   | 'no-bodies'
-  | 'aborted';
+  | 'aborted'
+  /** OpenCascade did not finish within the CAD time limit (ImportLimits.cadTimeoutMs). */
+  | 'timeout';
 
 export interface ImportErrorDetails {
   /** 1-based line of a text format. */

@@ -1,10 +1,40 @@
 /** The importers a Node host offers: STL, and STEP/IGES/BREP through OpenCascade's wasm. */
 import type { ImportFunction } from '../../src-core/assembly/resolve.js';
+import { resolveImportLimits, type ImportLimits } from '../../src-core/io/limits.js';
+import type { OcctProvider } from '../../src-core/io/occt.js';
 import { createDefaultRegistry } from '../../src-core/io/registry.js';
+import type { ImportOptions } from '../../src-core/io/types.js';
 import { nodeOcctProvider } from './occtNode.js';
+import { sharedOcctWorkerProvider } from './occtWorker.js';
 
-/** Imports any supported file's bytes (format from content; the file name only breaks ties). */
-export function createImporter(): ImportFunction {
-  const registry = createDefaultRegistry({ occt: nodeOcctProvider });
-  return (bytes, fileName, options) => registry.import(bytes, fileName, options);
+export interface ImporterOptions {
+  /** Limits over DEFAULT_IMPORT_LIMITS (src-core/io/limits.ts); an import's own options.limits win. */
+  readonly limits?: Partial<ImportLimits>;
+  /**
+   * Where OpenCascade runs: 'worker' (default) in a worker thread, bounded by limits.cadTimeoutMs
+   * and stopped on cancel (services/occtWorker.ts); 'in-thread' in this thread, unbounded.
+   */
+  readonly cad?: 'worker' | 'in-thread';
+  /** Another OpenCascade provider (tests; a worker provider with its own options). */
+  readonly occt?: OcctProvider;
+}
+
+/** Lets the event loop run (a macrotask): cancel requests and progress messages get through. */
+const yieldToHost = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Imports any supported file's bytes (format from content; the file name only breaks ties), under
+ * the given limits. Long STL parses yield to the event loop every few MB so that cancelling works.
+ * Throws RangeError at once for an invalid limit.
+ */
+export function createImporter(options: ImporterOptions = {}): ImportFunction {
+  const limits = resolveImportLimits(options.limits);
+  const occt = options.occt ?? (options.cad === 'in-thread' ? nodeOcctProvider : sharedOcctWorkerProvider());
+  const registry = createDefaultRegistry({ occt });
+  return (bytes, fileName, importOptions: ImportOptions = {}) =>
+    registry.import(bytes, fileName, {
+      yieldToHost,
+      ...importOptions,
+      limits: { ...limits, ...importOptions.limits },
+    });
 }

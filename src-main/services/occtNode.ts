@@ -14,7 +14,7 @@
  *   unusable), so the next file gets a fresh one.
  */
 import type { OcctFactory, OcctFactoryOptions, OcctReader, OcctResult } from 'occt-import-js';
-import type { OcctModule, OcctProvider } from '../../src-core/io/occt.js';
+import type { OcctModule } from '../../src-core/io/occt.js';
 
 export interface NodeOcctOptions {
   /** Path of occt-import-js.wasm when it is not beside the package's JavaScript. */
@@ -33,7 +33,8 @@ export interface NodeOcctStats {
   lastInitMs: number | null;
 }
 
-export type NodeOcctProvider = OcctProvider & { readonly stats: NodeOcctStats };
+/** An OcctProvider whose module is always in this thread. */
+export type NodeOcctProvider = (() => Promise<OcctModule>) & { readonly stats: NodeOcctStats };
 
 async function importFactory(): Promise<OcctFactory> {
   const mod: unknown = await import('occt-import-js');
