@@ -277,6 +277,7 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeHandle>
     ws.on('error', (e) => log(`connection error: ${e.message}`));
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (!isBinary) {
+        log('refused a text frame: the bridge speaks binary frames only');
         ws.close(1003, 'binary frames only');
         return;
       }

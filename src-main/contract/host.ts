@@ -219,6 +219,22 @@ export const HostErrorSchema = z.object({
 });
 export type HostError = z.infer<typeof HostErrorSchema>;
 
+/** Names a recovery file: letters, digits, '-' and '_' only. */
+export const RecoveryIdSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, 'a recovery id has letters, digits, - and _ only');
+
+/** Unsaved work of an earlier run that can be recovered (doc.recoverable). */
+export const RecoverableDocumentSchema = z.object({
+  recoveryId: RecoveryIdSchema,
+  /** The document's name as it was shown. */
+  name: z.string().max(1024),
+  /** The file the document was opened from or last saved to; null for a new document never saved. */
+  originalPath: pathString.nullable(),
+  kind: z.enum(['assembly', 'model', 'new']),
+  /** When the recovery file was written (ISO 8601, UTC). */
+  savedAt: z.string().max(64),
+});
+export type RecoverableDocument = z.infer<typeof RecoverableDocumentSchema>;
+
 export const MenuCommandSchema = z.enum([
   'file.new', 'file.open', 'file.import', 'file.save', 'file.saveAs', 'file.exportReport', 'file.batchCheck',
   'edit.undo', 'edit.redo', 'check.run', 'check.cancel',
@@ -257,9 +273,28 @@ export const REQUESTS = {
     }),
     response: DocumentInfoSchema,
   },
-  /** Save; `saveAs` or a new document asks for a path (or uses `path` on a host without dialogs). */
-  'doc.save': { request: docRef.extend({ saveAs: z.boolean().optional(), path: pathString.optional() }), response: z.object({ path: pathString }).nullable() },
+  /**
+   * Save; `saveAs` or a new document asks for a path (or uses `path` on a host without dialogs).
+   * The host refuses (HostError 'would-overwrite', its `path` the file concerned) to replace a
+   * file that is not a valid saved assembly, that failed to open, or — the document's own file —
+   * that changed on disk since it was opened or saved; after asking the user, the same request
+   * with `overwrite: true` replaces it.
+   */
+  'doc.save': {
+    request: docRef.extend({ saveAs: z.boolean().optional(), path: pathString.optional(), overwrite: z.boolean().optional() }),
+    response: z.object({ path: pathString }).nullable(),
+  },
   'doc.close': { request: docRef, response: z.object({ closed: z.boolean() }) },
+  /**
+   * Unsaved work a previous run left behind (it stopped without saving: a crash, a kill, a power
+   * cut), newest first — to offer at start. The host autosaves every document with unsaved
+   * changes to a recovery file, and removes it when the document is saved or closed.
+   */
+  'doc.recoverable': { request: z.object({}), response: z.object({ documents: z.array(RecoverableDocumentSchema) }) },
+  /** Opens a recoverable document as it was last autosaved: dirty, its path the original file (or null). */
+  'doc.recover': { request: z.object({ recoveryId: RecoveryIdSchema }), response: DocumentInfoSchema },
+  /** Deletes a recoverable document's recovery file; `discarded` is false when there was none. */
+  'doc.discardRecovery': { request: z.object({ recoveryId: RecoveryIdSchema }), response: z.object({ discarded: z.boolean() }) },
   /** Start an all-pairs (or scoped) check; progress and the outcome arrive as job events. */
   'check.run': { request: docRef.extend({ scope: CheckScopeSchema.optional() }), response: z.object({ jobId: id }) },
   /** Re-check one pair at the document's current placements (live check while dragging). */

@@ -13,7 +13,7 @@ import type { ImportFunction, ResolveProgress, ResolvedAssembly } from '../../sr
 import { createDefaultRegistry } from '../../src-core/io/registry.js';
 import { decodeText, hasUtf8Bom, isBlankByte } from '../../src-core/io/types.js';
 import type { AbortSignalLike, ImportOptions, ImportResult, LengthUnit } from '../../src-core/io/types.js';
-import { readFileChecked, writeFileAtomic } from './files.js';
+import { readFileChecked, writeFileAtomic, type AtomicFs } from './files.js';
 
 export interface OpenOptions {
   /** Imports one file's bytes; default: the default registry (STL; more formats as they register). */
@@ -33,6 +33,8 @@ export interface OpenedDocument {
   /** A saved assembly, or a bare CAD/STL file taken as one. */
   readonly kind: DocumentKind;
   readonly assembly: ResolvedAssembly;
+  /** The file's bytes as read (to tell later whether it changed on disk). */
+  readonly bytes: Uint8Array;
 }
 
 /** The default registry's import, for callers that have no importer of their own. */
@@ -113,9 +115,9 @@ export async function openAny(filePath: string, options: OpenOptions = {}): Prom
   const bytes = await readFileChecked(filePath);
   const absolute = path.resolve(filePath);
   if (isAssemblyFile(filePath, bytes)) {
-    return { path: absolute, kind: 'assembly', assembly: await openAssemblyBytes(filePath, bytes, options) };
+    return { path: absolute, kind: 'assembly', assembly: await openAssemblyBytes(filePath, bytes, options), bytes };
   }
-  return { path: absolute, kind: 'model', assembly: await openModelBytes(filePath, bytes, options) };
+  return { path: absolute, kind: 'model', assembly: await openModelBytes(filePath, bytes, options), bytes };
 }
 
 function isAbsoluteAnywhere(p: string): boolean {
@@ -150,6 +152,8 @@ export interface SaveOptions {
    * target itself (paths kept as they are).
    */
   readonly fromPath?: string;
+  /** The file operations of the atomic write (default node:fs/promises; tests inject failures and pauses). */
+  readonly fs?: AtomicFs;
 }
 
 /**
@@ -160,6 +164,6 @@ export interface SaveOptions {
 export async function saveAssemblyFile(filePath: string, doc: AssemblyDoc, options: SaveOptions = {}): Promise<AssemblyDoc> {
   const fromPath = options.fromPath ?? filePath;
   const saved = rebaseSourcePaths(doc, path.dirname(path.resolve(fromPath)), path.dirname(path.resolve(filePath)));
-  await writeFileAtomic(filePath, serializeAssembly(saved));
+  await writeFileAtomic(filePath, serializeAssembly(saved), options.fs !== undefined ? { fs: options.fs } : {});
   return saved;
 }

@@ -162,7 +162,9 @@ async function syncFolder(dir: string): Promise<void> {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id exists (for files that name the process that wrote them). */
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;

@@ -13,37 +13,50 @@
  *   through one TreePool; a crashed tree-building child is reported as a `host.error` event, and a
  *   job that fails because of it leaves the documents as they were.
  * - File access follows the AccessPolicy (./access.ts).
+ * - Requests are refused before validation when they are larger than MAX_REQUEST_BYTES, nested
+ *   deeper than MAX_REQUEST_DEPTH, or carry fields their channel does not have.
+ * - Nothing is overwritten unasked: saving refuses ('would-overwrite') to replace a file that is
+ *   not a valid saved assembly, that failed to open, or — the document's own file — that changed
+ *   on disk since it was opened or saved, unless the request says `overwrite`. Reports are never
+ *   written over a saved assembly or a file that failed to open.
+ * - Unsaved work is autosaved to recovery files (./recovery.ts): a document's file is written a
+ *   moment after it becomes dirty and then at most every `intervalMs` while it changes, removed
+ *   when it is saved or closed. `doc.recoverable` lists what an earlier run left behind.
  *
  * The check itself (runCheck) runs in this process and yields to the event loop only where it
  * awaits; a cancel takes effect at the next pair it checks after the cancel request is read.
  */
+import { createHash, randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from 'zod';
 import {
-  pairKey, parseRequest, type CheckOutcome, type CheckScope, type DocumentInfo, type EventChannel, type EventOf,
-  type HostError, type IgnoreRule as IgnoreRuleInfo, type PairResultInfo, type PartInfo, type REQUESTS,
+  pairKey, parseRequest, REQUESTS, type CheckOutcome, type CheckScope, type DocumentInfo, type EventChannel, type EventOf,
+  type HostError, type IgnoreRule as IgnoreRuleInfo, type PairResultInfo, type PartInfo,
   type RequestChannel, type ResponseOf, type ResultStatus, type Settings,
 } from '../contract/host.js';
 import { HostRequestFailure, type HostDialogs, type HostServiceApi, type HostServiceOptions } from './hostTypes.js';
 import { AccessPolicy, canonicalPath, type AccessMode } from './access.js';
 import { RecentFiles } from './recent.js';
-import { TreePool, TreeBuildError, type TreePoolOptions } from './treePool.js';
+import { TreePool, TreeBuildError, type TreePoolChildStatus, type TreePoolOptions } from './treePool.js';
 import { TreeCache } from './treeCache.js';
 import { openAny, isAssemblyFile, saveAssemblyFile } from './documents.js';
-import { FileError, readFileChecked, writeFileAtomic } from './files.js';
+import { FileError, processAlive, readFileChecked, removeStaleTempFiles, writeFileAtomic, type AtomicFs } from './files.js';
+import { RecoveryError, RecoveryStore, recoverableOf, type FileFingerprint, type RecoveryRecord } from './recovery.js';
 import { checkFile, PartError, type TreeBuilder } from './checkService.js';
 import { createImporter } from './importers.js';
 import { loadManifold } from './manifoldNode.js';
 import { APP_NAME, APP_VERSION } from './appInfo.js';
 import type { ImportFunction } from '../../src-core/assembly/resolve.js';
 import { colorToHex } from '../../src-core/assembly/resolve.js';
-import { ASSEMBLY_EXTENSION, assignPartIds, slugify, transformProblem } from '../../src-core/assembly/format.js';
+import { ASSEMBLY_EXTENSION, assignPartIds, parseAssembly, serializeAssembly, slugify, transformProblem } from '../../src-core/assembly/format.js';
+import { resolveAssembly, type ResolvedAssembly } from '../../src-core/assembly/resolve.js';
 import {
   ASSEMBLY_FORMAT, ASSEMBLY_VERSION, AssemblyError, DEFAULT_SETTINGS,
   type AssemblyDoc, type IgnoreRule as DocIgnoreRule, type PartDef, type SourceDef,
 } from '../../src-core/assembly/model.js';
-import { ImportError, type ImportedBody } from '../../src-core/io/types.js';
+import { decodeText, ImportError, type ImportedBody } from '../../src-core/io/types.js';
 import { createMesh, MeshError, type TriangleMesh } from '../../src-core/geometry/mesh.js';
 import { edgeReport } from '../../src-core/geometry/meshProps.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
@@ -74,7 +87,21 @@ export interface HostServiceTuning {
   readonly treeCache?: boolean;
   /** Least milliseconds between two progress events of a job at the same stage (default 100). */
   readonly progressIntervalMs?: number;
+  /**
+   * Autosave of unsaved work to recovery files: the first write `debounceMs` after a document
+   * becomes dirty (default 2 s), then at most every `intervalMs` while it changes (default 30 s);
+   * false: none.
+   */
+  readonly autosave?: false | { readonly debounceMs?: number; readonly intervalMs?: number };
+  /** The file operations of saving documents (default node:fs/promises; tests pause or fail steps). */
+  readonly atomicFs?: AtomicFs;
 }
+
+/** Largest request accepted, estimated as its JSON length. */
+export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+/** Deepest nesting of objects and arrays accepted in a request. */
+export const MAX_REQUEST_DEPTH = 32;
+const DEFAULT_AUTOSAVE = { debounceMs: 2000, intervalMs: 30_000 };
 
 interface BodyState {
   readonly key: string;
@@ -131,6 +158,22 @@ interface DocState {
   last: LastCheck | null;
   checkJob: Job | null;
   closed: boolean;
+  /** `path` as opened or last saved (saving over it checks it is unchanged); null if none. */
+  fingerprint: FileFingerprint | null;
+  /** Changes so far; a save leaves the document dirty when it changed while being written. */
+  changes: number;
+  readonly recoveryId: string;
+  readonly autosave: AutosaveState;
+}
+
+interface AutosaveState {
+  timer: ReturnType<typeof setTimeout> | null;
+  /** performance.now() of the last write, -Infinity when none since the document was last clean. */
+  lastWrite: number;
+  /** `changes` when last written. */
+  written: number;
+  /** Writes and removals of the recovery file, one after the other. */
+  chain: Promise<void>;
 }
 
 interface Job {
@@ -195,6 +238,70 @@ export function toHostError(e: unknown, filePath?: string | null): HostError {
   if (e instanceof ReportError) return { code: 'report-failed', message: naming(filePath, `the report cannot be made: ${e.message}`), path: filePath ?? null };
   if (e instanceof Error && e.name === 'AbortError') return { code: 'cancelled', message: naming(filePath, e.message), path: filePath ?? null };
   return { code: 'internal', message: naming(filePath, errorText(e)), path: filePath ?? null };
+}
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The fingerprint of a file whose content is `bytes` (its size and time from the file system). */
+async function fingerprintOf(filePath: string, bytes: Uint8Array): Promise<FileFingerprint> {
+  const st = await stat(filePath).catch(() => null);
+  return { size: bytes.length, mtimeMs: st?.mtimeMs ?? 0, sha256: sha256Hex(bytes) };
+}
+
+function newAutosaveState(): AutosaveState {
+  return { timer: null, lastWrite: -Infinity, written: 0, chain: Promise.resolve() };
+}
+
+/**
+ * Why a request cannot be taken at all (too large, too deeply nested), or null. Walks the payload
+ * once and stops as soon as the estimate of its JSON length passes MAX_REQUEST_BYTES.
+ */
+export function requestSizeProblem(payload: unknown): string | null {
+  let bytes = 0;
+  const stack: { value: unknown; depth: number }[] = [{ value: payload, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop() as { value: unknown; depth: number };
+    if (typeof value === 'string') {
+      bytes += value.length + 2;
+    } else if (typeof value === 'object' && value !== null) {
+      if (ArrayBuffer.isView(value)) {
+        bytes += value.byteLength;
+      } else {
+        if (depth >= MAX_REQUEST_DEPTH) return `it is nested deeper than ${MAX_REQUEST_DEPTH} levels`;
+        if (Array.isArray(value)) {
+          bytes += 2 + value.length;
+          if (bytes > MAX_REQUEST_BYTES) break;
+          for (const v of value as unknown[]) stack.push({ value: v, depth: depth + 1 });
+        } else {
+          const keys = Object.keys(value);
+          bytes += 2 + keys.length;
+          if (bytes > MAX_REQUEST_BYTES) break;
+          for (const k of keys) {
+            bytes += k.length + 3;
+            stack.push({ value: (value as Record<string, unknown>)[k], depth: depth + 1 });
+          }
+        }
+      }
+    } else {
+      bytes += 8;
+    }
+    if (bytes > MAX_REQUEST_BYTES) break;
+  }
+  return bytes > MAX_REQUEST_BYTES ? `it is larger than ${MAX_REQUEST_BYTES / 1024 / 1024} MiB` : null;
+}
+
+/** Fields of a request object that its channel's schema does not have (the first few). */
+function unknownFields(channel: RequestChannel, payload: unknown): string[] {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return [];
+  const shape = (REQUESTS[channel].request as unknown as { shape: Record<string, unknown> }).shape;
+  const out: string[] = [];
+  for (const key of Object.keys(payload)) {
+    if (!Object.prototype.hasOwnProperty.call(shape, key)) out.push(key);
+    if (out.length >= 3) break;
+  }
+  return out;
 }
 
 function isIdentity(m: Float64Array): boolean {
@@ -309,12 +416,24 @@ export class HostService implements HostServiceApi {
   private nextId = 1;
   private disposed = false;
   private disposing: Promise<void> | null = null;
+  /** This run of the service: names its recovery files apart from those of earlier runs. */
+  private readonly session = randomBytes(6).toString('hex');
+  private readonly recovery: RecoveryStore;
+  private readonly autosaveTiming: { readonly debounceMs: number; readonly intervalMs: number } | null;
+  private readonly atomicFs: AtomicFs | undefined;
+  /** Recovery files being recovered now (a second request for one is refused). */
+  private readonly recovering = new Set<string>();
+  /** Files (canonical) that failed to open, with why: nothing is written over them unasked. */
+  private readonly unopenable = new Map<string, string>();
 
   constructor(private readonly options: HostServiceOptions, tuning: HostServiceTuning = {}) {
     this.dialogs = options.dialogs;
     this.log = options.log ?? ((m) => console.warn(`[host] ${m}`));
     this.emitter = new Emitter(this.log);
     this.progressIntervalMs = tuning.progressIntervalMs ?? 100;
+    this.recovery = new RecoveryStore(options.userDataDir, this.log);
+    this.autosaveTiming = tuning.autosave === false ? null : { ...DEFAULT_AUTOSAVE, ...tuning.autosave };
+    this.atomicFs = tuning.atomicFs;
     this.policy = new AccessPolicy(options.allowedFolders ?? []);
     this.recent = new RecentFiles(options.userDataDir, this.log);
     this.policy.setRecentSource(() => this.recent.list());
@@ -333,11 +452,21 @@ export class HostService implements HostServiceApi {
   // ---- HostServiceApi ----------------------------------------------------------------------------
 
   async handle(channel: string, payload: unknown): Promise<unknown> {
-    const parsed = parseRequest(channel, payload);
-    if (!parsed.ok) {
-      this.log(`refused a request: ${parsed.error.message}`);
-      throw new HostRequestFailure(parsed.error);
+    const refuse = (error: HostError): never => {
+      this.log(`refused a request: ${error.message}`);
+      throw new HostRequestFailure(error);
+    };
+    if (typeof channel !== 'string' || !Object.prototype.hasOwnProperty.call(REQUESTS, channel)) {
+      refuse({ code: 'unknown-channel', message: `unknown request '${String(channel).slice(0, 100)}'` });
     }
+    const tooBig = requestSizeProblem(payload);
+    if (tooBig !== null) refuse({ code: 'invalid-request', message: `invalid ${channel} request: ${tooBig}` });
+    const unknown = unknownFields(channel as RequestChannel, payload);
+    if (unknown.length > 0) {
+      refuse({ code: 'invalid-request', message: `invalid ${channel} request: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k.slice(0, 100)}'`).join(', ')}` });
+    }
+    const parsed = parseRequest(channel, payload);
+    if (!parsed.ok) return refuse(parsed.error);
     if (this.disposed) throw failure('disposed', 'the host is shutting down');
     try {
       await this.recentLoaded;
@@ -363,6 +492,11 @@ export class HostService implements HostServiceApi {
     return [...this.docs.values()].filter((d) => d.dirty).map((d) => ({ id: d.id, name: this.docName(d) }));
   }
 
+  /**
+   * Stops every job and child process. Documents with unsaved changes keep their recovery files
+   * (brought up to date first): a shell that let the user discard them calls
+   * discardUnsavedWork() before.
+   */
   dispose(): Promise<void> {
     this.disposing ??= (async () => {
       this.disposed = true;
@@ -370,10 +504,36 @@ export class HostService implements HostServiceApi {
       await Promise.allSettled([...this.jobs.values()].map((j) => j.done));
       await this.startup.catch(() => undefined);
       await this.pool.dispose();
-      for (const d of this.docs.values()) d.closed = true;
+      await Promise.allSettled([...this.docs.values()].map((d) => (d.dirty ? this.writeRecovery(d) : d.autosave.chain)));
+      for (const d of this.docs.values()) {
+        d.closed = true;
+        if (d.autosave.timer !== null) clearTimeout(d.autosave.timer);
+        d.autosave.timer = null;
+      }
       this.docs.clear();
     })();
     return this.disposing;
+  }
+
+  /**
+   * The user chose not to keep the unsaved changes of the open documents (quitting without
+   * saving): their recovery files are removed and they count as clean from now on.
+   */
+  async discardUnsavedWork(): Promise<void> {
+    await Promise.all([...this.docs.values()].map((d) => {
+      d.dirty = false;
+      return this.clearRecovery(d);
+    }));
+  }
+
+  /** What each tree-building child process is doing (diagnostics and tests). */
+  treePoolStatus(): TreePoolChildStatus[] {
+    return this.pool.status();
+  }
+
+  /** The recovery folder (`<userDataDir>/recovery`). */
+  get recoveryDir(): string {
+    return this.recovery.dir;
   }
 
   /** Resolves once the startup document has been opened (or has failed to open). */
@@ -528,44 +688,13 @@ export class HostService implements HostServiceApi {
         signal: job.controller.signal,
         onProgress: (done, total) => progress(`reading ${name}`, done, total),
       });
-      const assembly = opened.assembly;
-      const bodies = await this.buildBodies(
-        assembly.parts.map((p) => ({ key: `${p.sourceId}#${p.bodyIndex}`, partId: p.id, sourceId: p.sourceId, bodyIndex: p.bodyIndex, body: p.body })),
-        name, job.controller.signal, (done, total) => progress('building trees', done, total),
-      );
-      const parts: PartState[] = assembly.parts.map((p, i) => ({
-        id: p.id, name: p.name, sourceId: p.sourceId, bodyIndex: p.bodyIndex, bodyKey: `${p.sourceId}#${p.bodyIndex}`,
-        transform: Float64Array.from(p.transform), color: p.color, visible: p.visible,
-        extra: assembly.doc.parts?.[i]?.extra,
-      }));
-      const warnings = [...assembly.warnings];
-      const d: DocState = {
-        id: this.newId('doc'),
-        kind: opened.kind,
-        path: absolute,
-        base: absolute,
-        doc: assembly.doc,
-        absoluteSources: new Set(),
-        bodies,
-        parts,
-        partIndex: new Map(parts.map((p) => [p.id, p])),
-        settings: {
-          touchToleranceMm: assembly.doc.settings.touchToleranceMm,
-          clearanceMm: assembly.doc.settings.clearanceMm,
-          contactIsInterference: assembly.doc.settings.contactIsInterference,
-        },
-        ignore: assembly.doc.ignore.map((r) => (r.reason !== undefined ? { a: r.a, b: r.b, reason: r.reason } : { a: r.a, b: r.b })),
-        statuses: new Map(),
-        dirty: false,
-        warnings,
-        last: null,
-        checkJob: null,
-        closed: false,
-      };
-      d.statuses = this.readStatuses(d, warnings);
+      const fingerprint = opened.kind === 'assembly' ? await fingerprintOf(absolute, opened.bytes) : null;
+      const d = await this.docFromResolved(opened.assembly, {
+        kind: opened.kind, path: absolute, base: absolute, absoluteSources: [], fingerprint, dirty: false,
+      }, name, job, progress);
       if (opened.kind === 'assembly') {
         // The user opened this assembly: the files it references may be opened too.
-        for (const s of assembly.doc.sources) this.policy.grant(path.resolve(path.dirname(absolute), s.path), 'read');
+        for (const s of opened.assembly.doc.sources) this.policy.grant(path.resolve(path.dirname(absolute), s.path), 'read');
       }
       this.docs.set(d.id, d);
       return d;
@@ -574,6 +703,209 @@ export class HostService implements HostServiceApi {
     } finally {
       this.jobs.delete(job.id);
     }
+  }
+
+  /** The state of a document whose sources have been read: bodies and trees built, parts placed. */
+  private async docFromResolved(
+    assembly: ResolvedAssembly,
+    origin: {
+      kind: DocState['kind']; path: string | null; base: string | null; absoluteSources: readonly string[];
+      fingerprint: FileFingerprint | null; dirty: boolean;
+    },
+    name: string,
+    job: Job,
+    progress: (stage: string, done: number, total: number) => void,
+  ): Promise<DocState> {
+    const bodies = await this.buildBodies(
+      assembly.parts.map((p) => ({ key: `${p.sourceId}#${p.bodyIndex}`, partId: p.id, sourceId: p.sourceId, bodyIndex: p.bodyIndex, body: p.body })),
+      name, job.controller.signal, (done, total) => progress('building trees', done, total),
+    );
+    const parts: PartState[] = assembly.parts.map((p, i) => ({
+      id: p.id, name: p.name, sourceId: p.sourceId, bodyIndex: p.bodyIndex, bodyKey: `${p.sourceId}#${p.bodyIndex}`,
+      transform: Float64Array.from(p.transform), color: p.color, visible: p.visible,
+      extra: assembly.doc.parts?.[i]?.extra,
+    }));
+    const warnings = [...assembly.warnings];
+    const id = this.newId('doc');
+    const d: DocState = {
+      id,
+      kind: origin.kind,
+      path: origin.path,
+      base: origin.base,
+      doc: assembly.doc,
+      absoluteSources: new Set(origin.absoluteSources),
+      bodies,
+      parts,
+      partIndex: new Map(parts.map((p) => [p.id, p])),
+      settings: {
+        touchToleranceMm: assembly.doc.settings.touchToleranceMm,
+        clearanceMm: assembly.doc.settings.clearanceMm,
+        contactIsInterference: assembly.doc.settings.contactIsInterference,
+      },
+      ignore: assembly.doc.ignore.map((r) => (r.reason !== undefined ? { a: r.a, b: r.b, reason: r.reason } : { a: r.a, b: r.b })),
+      statuses: new Map(),
+      dirty: origin.dirty,
+      warnings,
+      last: null,
+      checkJob: null,
+      closed: false,
+      fingerprint: origin.fingerprint,
+      changes: origin.dirty ? 1 : 0,
+      recoveryId: `${this.session}-${id}`,
+      autosave: newAutosaveState(),
+    };
+    d.statuses = this.readStatuses(d, warnings);
+    return d;
+  }
+
+  /** Opens a recovery record as a new, dirty document (the record is left in place). */
+  private async recoverDocument(record: RecoveryRecord): Promise<DocState> {
+    const label = record.originalPath ?? record.name;
+    const job = this.newJob('open');
+    const progress = this.progress(job.id, 'open');
+    try {
+      progress(`recovering ${record.name}`, 0, 1);
+      // Relative source paths start from the document's file; a document without one has only
+      // absolute sources.
+      const folder = path.dirname(record.base ?? path.join(this.recovery.dir, 'x'));
+      const assembly = await resolveAssembly(
+        record.assembly,
+        (p) => readFileChecked(path.resolve(folder, p)),
+        this.importer,
+        {
+          fileName: label,
+          signal: job.controller.signal,
+          onProgress: (done, total) => progress(`recovering ${record.name}`, done, total),
+        },
+      );
+      const d = await this.docFromResolved(assembly, {
+        kind: record.kind, path: record.originalPath, base: record.base, absoluteSources: record.absoluteSources,
+        fingerprint: record.fingerprint, dirty: true,
+      }, path.basename(label), job, progress);
+      if (record.originalPath !== null) this.policy.grant(record.originalPath, 'read');
+      for (const s of assembly.doc.sources) this.policy.grant(path.resolve(folder, s.path), 'read');
+      this.docs.set(d.id, d);
+      return d;
+    } catch (e) {
+      throw new HostRequestFailure(toHostError(e, label));
+    } finally {
+      this.jobs.delete(job.id);
+    }
+  }
+
+  // ---- Unsaved work: recovery files and overwrite checks ---------------------------------------
+
+  /** A change to a document: dirty, counted, autosaved soon. */
+  private changed(d: DocState): void {
+    d.dirty = true;
+    d.changes++;
+    this.scheduleAutosave(d);
+  }
+
+  private scheduleAutosave(d: DocState): void {
+    const timing = this.autosaveTiming;
+    const a = d.autosave;
+    if (timing === null || d.closed || this.disposed || a.timer !== null) return;
+    const delay = Math.max(timing.debounceMs, a.lastWrite + timing.intervalMs - performance.now());
+    a.timer = setTimeout(() => {
+      a.timer = null;
+      void this.writeRecovery(d);
+    }, delay);
+    a.timer.unref?.();
+  }
+
+  /** Runs recovery-file operations of a document one after the other; failures are logged. */
+  private recoveryStep(d: DocState, step: () => Promise<void>): Promise<void> {
+    const next = d.autosave.chain.then(step).catch((e: unknown) => {
+      this.log(`recovery file of ${this.docName(d)}: ${errorText(e)}`);
+    });
+    d.autosave.chain = next;
+    return next;
+  }
+
+  /** Writes the document's recovery file if it has changes not written yet. */
+  private writeRecovery(d: DocState): Promise<void> {
+    return this.recoveryStep(d, async () => {
+      if (d.closed || !d.dirty || d.changes === d.autosave.written) return;
+      const changes = d.changes;
+      await this.recovery.save(this.recoveryRecordOf(d));
+      d.autosave.written = changes;
+      d.autosave.lastWrite = performance.now();
+    });
+  }
+
+  /** Removes the document's recovery file (saved, closed, or discarded). */
+  private clearRecovery(d: DocState): Promise<void> {
+    const a = d.autosave;
+    if (a.timer !== null) clearTimeout(a.timer);
+    a.timer = null;
+    return this.recoveryStep(d, async () => {
+      a.lastWrite = -Infinity;
+      a.written = d.changes;
+      await this.recovery.remove(d.recoveryId);
+    });
+  }
+
+  private recoveryRecordOf(d: DocState): RecoveryRecord {
+    return {
+      recoveryId: d.recoveryId,
+      session: this.session,
+      pid: process.pid,
+      savedAt: new Date().toISOString(),
+      name: d.doc.name || this.docName(d),
+      kind: d.kind,
+      originalPath: d.path,
+      base: d.base,
+      absoluteSources: [...d.absoluteSources],
+      fingerprint: d.fingerprint,
+      assembly: this.assemblyDocOf(d, null),
+    };
+  }
+
+  /** Records that a file failed to open (unless the failure says nothing about the file). */
+  private async noteUnopenable(filePath: string, e: unknown): Promise<void> {
+    const error = toHostError(e, filePath);
+    if (['not-found', 'access-denied', 'cancelled', 'disposed', 'compute-crashed', 'closed'].includes(error.code)) return;
+    this.unopenable.set(await canonicalPath(filePath), error.message);
+  }
+
+  /**
+   * Why writing `target` would replace something unasked (see the file comment), or null. `own`:
+   * the target is the document's own file.
+   */
+  private async overwriteProblem(d: DocState, target: string, canonical: string, own: boolean): Promise<string | null> {
+    const failed = this.unopenable.get(canonical);
+    if (failed !== undefined) return `could not be opened (${failed})`;
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFileChecked(target);
+    } catch (e) {
+      if (e instanceof FileError && (e.code === 'ENOENT' || e.code === 'EISDIR')) return null; // nothing to lose; the write says what is wrong
+      return `cannot be read to check what it holds (${e instanceof FileError ? e.problem : errorText(e)})`;
+    }
+    if (own && d.fingerprint !== null) {
+      if (bytes.length !== d.fingerprint.size || sha256Hex(bytes) !== d.fingerprint.sha256) {
+        return 'was changed on disk since it was opened or last saved here';
+      }
+      return null;
+    }
+    try {
+      parseAssembly(decodeText(bytes), target);
+    } catch (e) {
+      return `is not a valid saved assembly (${errorText(e)})`;
+    }
+    return null;
+  }
+
+  /** Refuses ('would-overwrite') to write a report over a file that failed to open or a saved assembly. */
+  private async reportTargetProblem(target: string): Promise<string | null> {
+    const failed = this.unopenable.get(await canonicalPath(target));
+    if (failed !== undefined) return `${target}: no report was written: this file could not be opened (${failed}) and is kept as it is`;
+    if (target.toLowerCase().endsWith(ASSEMBLY_EXTENSION)) {
+      const exists = await stat(target).then(() => true, () => false);
+      if (exists) return `${target}: no report was written: this is a saved assembly and is kept as it is; choose another name`;
+    }
+    return null;
   }
 
   /** Result statuses saved in the document's `resultStatus` field; bad entries are dropped with a warning. */
@@ -608,16 +940,21 @@ export class HostService implements HostServiceApi {
       this.startupDocId = d.id;
     } catch (e) {
       const error = toHostError(e, file);
+      await this.noteUnopenable(file, e);
       this.startupError = { ...error, message: `The file given at start could not be opened: ${error.message}` };
       this.log(this.startupError.message);
       this.emit('host.error', this.startupError);
     }
   }
 
-  /** The document as saved: current placements, visibility, colours, names, settings, ignore rules and statuses. */
-  private assemblyDocOf(d: DocState, target: string): AssemblyDoc {
-    const folder = path.dirname(target);
-    const sources: SourceDef[] = d.doc.sources.map((s) => (d.absoluteSources.has(s.id) ? { ...s, path: relativeSourcePath(folder, s.path) } : s));
+  /**
+   * The document as saved: current placements, visibility, colours, names, settings, ignore rules
+   * and statuses. Sources given by absolute path are made relative to `target`'s folder; with
+   * `target` null (a recovery record) sources stay as the document holds them.
+   */
+  private assemblyDocOf(d: DocState, target: string | null): AssemblyDoc {
+    const folder = target !== null ? path.dirname(target) : null;
+    const sources: SourceDef[] = d.doc.sources.map((s) => (folder !== null && d.absoluteSources.has(s.id) ? { ...s, path: relativeSourcePath(folder, s.path) } : s));
     const parts: PartDef[] = d.parts.map((p) => {
       const b = d.bodies.get(p.bodyKey) as BodyState;
       return {
@@ -747,7 +1084,7 @@ export class HostService implements HostServiceApi {
     }
     const changed = after.size !== before.size || [...after].some(([k, s]) => before.get(k) !== s);
     d.statuses = after;
-    if (changed) d.dirty = true;
+    if (changed) this.changed(d);
     const outcome: CheckOutcome = {
       checkId: jobId,
       docId: d.id,
@@ -792,6 +1129,8 @@ export class HostService implements HostServiceApi {
           if (reportFolder !== null) {
             const target = path.join(reportFolder, `${stemOf(file)}.report.${format}`);
             try {
+              const kept = await this.reportTargetProblem(target);
+              if (kept !== null) throw failure('would-overwrite', kept, target);
               await writeFileAtomic(target, renderReport(r.report, format));
               entry = { ...entry, reportPath: target };
             } catch (e) {
@@ -845,7 +1184,14 @@ export class HostService implements HostServiceApi {
           await this.allowed(requested, 'read');
           file = requested;
         }
-        const d = await this.openDocument(file);
+        let d: DocState;
+        try {
+          d = await this.openDocument(file);
+        } catch (e) {
+          await this.noteUnopenable(file, e);
+          throw e;
+        }
+        this.unopenable.delete(await canonicalPath(file));
         await this.recent.add(path.resolve(file));
         return this.info(d);
       },
@@ -855,10 +1201,12 @@ export class HostService implements HostServiceApi {
           format: ASSEMBLY_FORMAT, version: ASSEMBLY_VERSION, name: '', units: 'mm', sources: [], parts: [],
           settings: DEFAULT_SETTINGS, ignore: [], extra: {},
         };
+        const id = this.newId('doc');
         const d: DocState = {
-          id: this.newId('doc'), kind: 'new', path: null, base: null, doc, absoluteSources: new Set(), bodies: new Map(),
+          id, kind: 'new', path: null, base: null, doc, absoluteSources: new Set(), bodies: new Map(),
           parts: [], partIndex: new Map(), settings: { touchToleranceMm: null, clearanceMm: 0, contactIsInterference: false },
           ignore: [], statuses: new Map(), dirty: false, warnings: [], last: null, checkJob: null, closed: false,
+          fingerprint: null, changes: 0, recoveryId: `${this.session}-${id}`, autosave: newAutosaveState(),
         };
         this.docs.set(d.id, d);
         return this.info(d);
@@ -942,13 +1290,13 @@ export class HostService implements HostServiceApi {
         if (req.ignore) d.ignore = req.ignore.map((r) => (r.reason !== undefined ? { a: r.a, b: r.b, reason: r.reason } : { a: r.a, b: r.b }));
         for (const [key, status] of statuses) d.statuses.set(key, status);
         const changed = transforms.size > 0 || req.visible || req.colors || req.names || req.settings || req.ignore || statuses.size > 0;
-        if (changed) d.dirty = true;
+        if (changed) this.changed(d);
         const info = this.info(d);
         if (changed) this.emit('doc.changed', info);
         return info;
       },
 
-      'doc.save': async ({ docId, saveAs, path: requested }) => {
+      'doc.save': async ({ docId, saveAs, path: requested, overwrite }) => {
         const d = this.docOf(docId);
         let target: string;
         let chosen = false;
@@ -967,17 +1315,38 @@ export class HostService implements HostServiceApi {
         }
         if (!target.toLowerCase().endsWith(ASSEMBLY_EXTENSION)) target += ASSEMBLY_EXTENSION;
         target = path.resolve(target);
+        const canonical = await canonicalPath(target);
+        const own = d.path !== null && d.kind === 'assembly' && canonical === (await canonicalPath(d.path));
         if (chosen) this.policy.grant(target, 'write');
-        else if (!(d.path !== null && d.kind === 'assembly' && (await canonicalPath(target)) === (await canonicalPath(d.path)))) await this.allowed(target, 'write');
-        const saved = await saveAssemblyFile(target, this.assemblyDocOf(d, target), { fromPath: d.base ?? target });
+        else if (!own) await this.allowed(target, 'write');
+        if (overwrite !== true) {
+          const problem = await this.overwriteProblem(d, target, canonical, own);
+          if (problem !== null) {
+            throw failure('would-overwrite', `${target}: not saved: this file ${problem}. Nothing was written; replacing it needs your confirmation.`, target);
+          }
+        }
+        const changesBefore = d.changes;
+        const saved = await saveAssemblyFile(target, this.assemblyDocOf(d, target), {
+          fromPath: d.base ?? target, ...(this.atomicFs !== undefined ? { fs: this.atomicFs } : {}),
+        });
         d.doc = saved;
         d.path = target;
         d.base = target;
         d.kind = 'assembly';
         d.absoluteSources.clear();
-        d.dirty = false;
+        d.fingerprint = await fingerprintOf(target, Buffer.from(serializeAssembly(saved), 'utf8'));
+        this.unopenable.delete(canonical);
+        // A change that arrived while the file was written is not in it: still unsaved.
+        if (d.changes === changesBefore) {
+          d.dirty = false;
+          await this.clearRecovery(d);
+        } else {
+          this.scheduleAutosave(d);
+        }
         this.policy.grant(target, 'write');
         for (const s of saved.sources) this.policy.grant(path.resolve(path.dirname(target), s.path), 'read');
+        // Temporary files of saves that a crash interrupted (this process's or earlier ones).
+        await removeStaleTempFiles(target).catch(() => []);
         await this.recent.add(target);
         this.emit('doc.changed', this.info(d));
         return { path: target };
@@ -990,7 +1359,46 @@ export class HostService implements HostServiceApi {
         d.checkJob?.controller.abort();
         this.docs.delete(docId);
         if (this.startupDocId === docId) this.startupDocId = null;
+        await this.clearRecovery(d);
         return { closed: true };
+      },
+
+      'doc.recoverable': async () => {
+        const records = await this.recovery.list(this.session);
+        return { documents: records.map(recoverableOf) };
+      },
+
+      'doc.recover': async ({ recoveryId }) => {
+        if (recoveryId.startsWith(`${this.session}-`)) throw failure('not-found', `'${recoveryId}' belongs to a document open now; there is nothing to recover`);
+        if (this.recovering.has(recoveryId)) throw failure('busy', `'${recoveryId}' is being recovered already`);
+        this.recovering.add(recoveryId);
+        try {
+          let record: RecoveryRecord | null;
+          try {
+            record = await this.recovery.read(recoveryId);
+          } catch (e) {
+            if (e instanceof RecoveryError) throw failure('invalid-recovery', `the recovery file cannot be used: ${e.message}`, e.path);
+            throw e;
+          }
+          if (record === null) throw failure('not-found', `there is no recoverable document '${recoveryId}'`);
+          if (record.session === this.session || (record.pid !== process.pid && processAlive(record.pid))) {
+            throw failure('not-found', `'${recoveryId}' belongs to a document open in a running instance; there is nothing to recover`);
+          }
+          const d = await this.recoverDocument(record);
+          // This run's recovery file first, then the old one goes: never a moment without one.
+          await this.writeRecovery(d);
+          await this.recovery.remove(recoveryId).catch((e: unknown) => this.log(`removing the recovery file '${recoveryId}' failed: ${errorText(e)}`));
+          this.scheduleAutosave(d);
+          return this.info(d);
+        } finally {
+          this.recovering.delete(recoveryId);
+        }
+      },
+
+      'doc.discardRecovery': async ({ recoveryId }) => {
+        if (recoveryId.startsWith(`${this.session}-`)) throw failure('not-found', `'${recoveryId}' belongs to a document open now; close the document instead`);
+        if (this.recovering.has(recoveryId)) throw failure('busy', `'${recoveryId}' is being recovered`);
+        return { discarded: await this.recovery.remove(recoveryId) };
       },
 
       'check.run': async ({ docId, scope }) => {
@@ -1089,6 +1497,8 @@ export class HostService implements HostServiceApi {
         target = path.resolve(target);
         if (chosen) this.policy.grant(target, 'write');
         else await this.allowed(target, 'write');
+        const kept = await this.reportTargetProblem(target);
+        if (kept !== null) throw failure('would-overwrite', kept, target);
         const { result, reportParts } = d.last;
         const report = buildReport({
           assemblyName: name,
@@ -1160,7 +1570,7 @@ export class HostService implements HostServiceApi {
         d.partIndex.set(p.id, p);
       }
       for (const w of imported.warnings) d.warnings.push(`source '${sourceId}' (${name}): ${w}`);
-      d.dirty = true;
+      this.changed(d);
       this.policy.grant(file, 'read');
       const info = this.info(d);
       this.emit('doc.changed', info);
