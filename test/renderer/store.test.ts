@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BodyGeometry, DocumentInfo } from '../../src-main/contract/host';
 import { foregroundJob, isPartVisible, selectedResultOf } from '../../src-renderer/state/selectors';
 import { createAppStore, type AppStore } from '../../src-renderer/state/store';
+import type { Aabb } from '../../src-renderer/state/placement';
 import type { GeometrySink } from '../../src-renderer/state/types';
 import {
   checkOutcome,
@@ -28,6 +29,9 @@ class FakeRegistry implements GeometrySink {
   }
   retain(keep: ReadonlySet<string>): void {
     for (const k of [...this.keys]) if (!keep.has(k)) this.keys.delete(k);
+  }
+  bodyBounds(bodyKey: string): Aabb | null {
+    return this.keys.has(bodyKey) ? { min: [0, 0, 0], max: [10, 10, 10] } : null;
   }
 }
 
