@@ -1,11 +1,14 @@
 /**
- * The main window: toolbar on top, part tree on the left, the 3D viewport in the centre with the
- * results below it, a status bar, and messages over the viewport.
+ * The main window: toolbar on top, part tree and the selected part's placement on the left, the
+ * 3D viewport in the centre with the results below it, a status bar, messages over the viewport,
+ * and the context menu and dialogs over everything.
  */
 import { Viewport } from './scene/Viewport';
+import { ContextMenu } from './ui/ContextMenu';
 import { Dialogs } from './ui/Dialogs';
 import { NoticeArea } from './ui/NoticeArea';
 import { PartTree } from './ui/PartTree';
+import { PlacementPanel } from './ui/PlacementPanel';
 import { ProgressBar } from './ui/ProgressBar';
 import { ResultsPanel } from './ui/ResultsPanel';
 import { StatusBar } from './ui/StatusBar';
@@ -22,6 +25,7 @@ export function App() {
       <Toolbar />
       <aside className="left-panel">
         <PartTree />
+        <PlacementPanel />
       </aside>
       <main className="center">
         <Viewport />
@@ -33,6 +37,7 @@ export function App() {
         <ResultsPanel />
       </section>
       <StatusBar />
+      <ContextMenu />
       <Dialogs />
     </div>
   );

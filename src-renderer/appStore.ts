@@ -12,6 +12,7 @@ export const geometryRegistry = new GeometryRegistry();
 export const appStore = createAppStore({
   geometry: geometryRegistry,
   confirm: (message) => window.confirm(message),
+  scheduleFrame: (run) => void window.requestAnimationFrame(() => run()),
 });
 
 /** Reads the store; pick primitives or stable references (use `useShallow` for objects). */

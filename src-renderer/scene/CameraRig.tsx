@@ -64,7 +64,8 @@ export function CameraRig() {
     const boxes = targetBoxes(state, command.command);
     if (boxes.length === 0) return;
     const scene = sceneSphere(state);
-    const dir = command.command.kind === 'view' ? viewDirection(command.command.view) : camera.position.clone().sub(controls.target);
+    const c = command.command;
+    const dir = c.kind === 'view' ? viewDirection(c.view) : c.kind === 'direction' ? lookDirection(c.direction) : camera.position.clone().sub(controls.target);
     if (dir.lengthSq() < 1e-12) dir.copy(viewDirection('iso'));
     dir.normalize();
     frame(camera, controls, boxes, scene, dir, size.width / Math.max(1, size.height), size.height);
@@ -75,6 +76,13 @@ export function CameraRig() {
 }
 
 const bodyBounds = (k: string) => geometryRegistry.get(k)?.bounds;
+
+/** A direction to look from, nudged off the up axis (where orbiting has no defined azimuth). */
+function lookDirection(d: readonly [number, number, number]): Vector3 {
+  const v = new Vector3(d[0], d[1], d[2]).normalize();
+  if (Math.abs(v.z) > 0.9999) v.set(0, -1e-4, Math.sign(v.z)).normalize();
+  return v;
+}
 
 /** The boxes a request frames (one per part, or the colliding triangles); empty for nothing. */
 function targetBoxes(state: AppState, command: CameraCommand): Box3[] {
@@ -88,24 +96,32 @@ function targetBoxes(state: AppState, command: CameraCommand): Box3[] {
     const result = selectedResultOf(state);
     if (result) {
       const pair = doc.parts.filter((p) => p.id === result.a || p.id === result.b);
-      const box = new Box3();
-      const m = new Matrix4();
-      for (const part of pair) {
+      // The colliding triangles of each side; where they meet is where both boxes overlap (a
+      // plate's long face triangles reach far beyond the bolt that crosses them).
+      const sides = pair.map((part) => {
+        const side = new Box3();
         const body = geometryRegistry.get(part.bodyKey);
         const index = body?.geometry.getIndex();
         const position = body?.geometry.getAttribute('position');
-        if (!index || !position) continue;
-        const side = part.id === result.a ? 0 : 1;
-        pointsBounds(trianglePositions(position.array, index.array, sideTriangles(result.trianglePairs, side)), partMatrix(part.transform, m), box);
+        if (index && position) {
+          const tris = sideTriangles(result.trianglePairs, part.id === result.a ? 0 : 1);
+          pointsBounds(trianglePositions(position.array, index.array, tris), partMatrix(part.transform, new Matrix4()), side);
+        }
+        return side;
+      });
+      const box = new Box3();
+      for (const side of sides) box.union(side);
+      if (sides.length === 2 && !sides[0].isEmpty() && !sides[1].isEmpty()) {
+        const common = sides[0].clone().intersect(sides[1]);
+        if (!common.isEmpty()) box.copy(common);
       }
       const pairBox = partsBounds(pair, bodyBounds);
       if (box.isEmpty()) return pairBox.isEmpty() ? [] : [pairBox];
-      if (!pairBox.isEmpty()) {
-        // Keep some of the two parts around a small interference, for context.
-        const pairRadius = pairBox.getBoundingSphere(new Sphere()).radius;
-        const radius = box.getBoundingSphere(new Sphere()).radius;
-        if (radius < pairRadius * 0.35) box.expandByScalar(pairRadius * 0.35 - radius);
-      }
+      // Keep some of the smaller part around a small interference, for context.
+      const radii = partBoxes(pair, bodyBounds).map((b) => b.getBoundingSphere(new Sphere()).radius);
+      const context = radii.length > 0 ? Math.min(...radii) * 0.6 : 0;
+      const radius = box.getBoundingSphere(new Sphere()).radius;
+      if (radius < context) box.expandByScalar(context - radius);
       return [box];
     }
   }

@@ -5,11 +5,30 @@
  */
 import { useThree } from '@react-three/fiber';
 import { useEffect } from 'react';
-import { appStore } from '../appStore';
+import { Vector3 } from 'three';
+import { appStore, geometryRegistry } from '../appStore';
+import { partGroups } from './partGroups';
 import { meshesMountedFor, testHook } from './testHook';
 
 export function FrameProbe() {
   const scene = useThree((s) => s.scene);
+  const get = useThree((s) => s.get);
+  useEffect(() => {
+    testHook().partPoint = (partId, offsetMm = [0, 0, 0]) => {
+      const group = partGroups.get(partId);
+      const part = appStore.getState().doc?.parts.find((p) => p.id === partId);
+      const box = part ? geometryRegistry.get(part.bodyKey)?.bounds : undefined;
+      if (!group || !box) return null;
+      const { camera, gl } = get();
+      const p = box.getCenter(new Vector3()).applyMatrix4(group.matrixWorld);
+      p.x += offsetMm[0];
+      p.y += offsetMm[1];
+      p.z += offsetMm[2];
+      p.project(camera);
+      const rect = gl.domElement.getBoundingClientRect();
+      return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height };
+    };
+  }, [get]);
   useEffect(() => {
     const hook = testHook();
     scene.onAfterRender = () => {

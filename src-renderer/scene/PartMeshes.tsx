@@ -1,14 +1,16 @@
 /**
  * One mesh per visible part, sharing its body's geometry; edges drawn over the faces. Hover and
- * click select parts (synced with the part tree). While a result is selected its two parts turn
- * neutral so that the red collision shows, and the others fade or hide.
+ * click select parts (synced with the part tree); right-click opens the part menu. While a result
+ * is selected its two parts turn neutral so that the red collision shows, and the others fade or
+ * hide. Each part's group carries its overlays (PartOverlays) and is registered in `partGroups`
+ * so that the gizmo can move it directly while it is dragged.
  */
 import { useThree, type ThreeEvent } from '@react-three/fiber';
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import { DoubleSide, FrontSide, type Group } from 'three';
 import { useShallow } from 'zustand/react/shallow';
 import type { PartInfo } from '../../src-main/contract/host';
-import { geometryRegistry, useApp } from '../appStore';
+import { appStore, geometryRegistry, useApp } from '../appStore';
 import { selectedResultOf, isPartVisible } from '../state/selectors';
 import {
   EDGE_SELECTED,
@@ -18,6 +20,8 @@ import {
   INVOLVED_B,
   SELECTED_EMISSIVE,
 } from './palette';
+import { PartOverlays } from './PartOverlays';
+import { partGroups } from './partGroups';
 import { partMatrix } from './sceneMath';
 import { markMeshesMounted } from './testHook';
 
@@ -25,6 +29,9 @@ type Role = 'normal' | 'involvedA' | 'involvedB' | 'ghost';
 
 /** How far (px) the pointer may move between press and release for a click to select. */
 const CLICK_SLOP_PX = 4;
+
+/** Where the right button went down, to tell a right click from a right drag. */
+let rightDown: { x: number; y: number } | null = null;
 
 export function PartMeshes() {
   const doc = useApp((s) => s.doc);
@@ -64,8 +71,10 @@ interface PartMeshProps {
   version: number;
 }
 
-const PartMesh = memo(function PartMesh({ part, index, role }: PartMeshProps) {
+const PartMesh = memo(function PartMesh({ part, index, role, version }: PartMeshProps) {
   const body = geometryRegistry.get(part.bodyKey);
+  const dragging = useApp((s) => s.drag?.partId === part.id);
+  const openContextMenu = useApp((s) => s.openContextMenu);
   const selected = useApp((s) => s.selectedParts.includes(part.id));
   const hovered = useApp((s) => s.hoveredPart === part.id);
   const selectPart = useApp((s) => s.selectPart);
@@ -75,14 +84,24 @@ const PartMesh = memo(function PartMesh({ part, index, role }: PartMeshProps) {
   const gl = useThree((s) => s.gl);
   const group = useRef<Group>(null);
 
-  // `body` among the dependencies: the group exists only once the body's geometry does.
+  // `body` among the dependencies: the group exists only once the body's geometry does. While
+  // the part is dragged the gizmo places its group; the document's placement returns after.
   useLayoutEffect(() => {
     const g = group.current;
-    if (!g) return;
+    if (!g || dragging) return;
     partMatrix(part.transform, g.matrix);
     g.matrixWorldNeedsUpdate = true;
     invalidate();
-  }, [part.transform, body, invalidate]);
+  }, [part.transform, body, dragging, invalidate]);
+
+  useLayoutEffect(() => {
+    const g = group.current;
+    if (!g) return;
+    partGroups.set(part.id, g);
+    return () => {
+      if (partGroups.get(part.id) === g) partGroups.delete(part.id);
+    };
+  }, [part.id, body]);
 
   const colors = useMemo(() => {
     const base = part.color ?? fallbackColor(index);
@@ -115,6 +134,24 @@ const PartMesh = memo(function PartMesh({ part, index, role }: PartMeshProps) {
     selectPart(part.id, 'replace');
     requestCamera({ kind: 'fitSelection' });
   };
+  // The part menu opens on a right click that did not drag (a right drag pans the view); the
+  // browser's own menu is suppressed on the whole viewport.
+  const onPointerDown = (e: ThreeEvent<PointerEvent>) => {
+    if (e.button === 2) rightDown = { x: e.nativeEvent.clientX, y: e.nativeEvent.clientY };
+  };
+  const onPointerUp = (e: ThreeEvent<PointerEvent>) => {
+    if (e.button !== 2 || !rightDown) return;
+    const moved = Math.hypot(e.nativeEvent.clientX - rightDown.x, e.nativeEvent.clientY - rightDown.y);
+    rightDown = null;
+    if (moved > CLICK_SLOP_PX) return;
+    e.stopPropagation();
+    let ids = appStore.getState().selectedParts;
+    if (!ids.includes(part.id)) {
+      selectPart(part.id, 'replace');
+      ids = [part.id];
+    }
+    openContextMenu({ x: e.nativeEvent.clientX, y: e.nativeEvent.clientY, target: { kind: 'parts', ids: [...ids] } });
+  };
 
   return (
     <group ref={group} matrixAutoUpdate={false} name={part.id}>
@@ -124,6 +161,8 @@ const PartMesh = memo(function PartMesh({ part, index, role }: PartMeshProps) {
         onPointerOut={onOut}
         onClick={onClick}
         onDoubleClick={onDoubleClick}
+        onPointerDown={onPointerDown}
+        onPointerUp={onPointerUp}
         renderOrder={ghost ? 1 : 0}
       >
         {/* Shading and transparency are compiled into the shader (three's OPAQUE define):
@@ -154,6 +193,7 @@ const PartMesh = memo(function PartMesh({ part, index, role }: PartMeshProps) {
           depthWrite={!ghost}
         />
       </lineSegments>
+      <PartOverlays partId={part.id} bodyKey={part.bodyKey} version={version} />
     </group>
   );
 });

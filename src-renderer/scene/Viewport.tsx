@@ -1,18 +1,22 @@
 /**
  * The 3D viewport: rendered on demand (a frame only when something changed), Z-up, orbit/pan/
- * zoom (zoom towards the cursor), perspective or orthographic, with a ground grid, an axes gizmo
- * and overlays for the grid step and the units.
+ * zoom (zoom towards the cursor), perspective or orthographic, with a ground grid, a view cube,
+ * the transform gizmo on the selected part, the interference volume and the traversal view's
+ * boxes, and overlays for the grid step, the units and the live check.
  */
-import { GizmoHelper, GizmoViewport, OrbitControls, OrthographicCamera, PerspectiveCamera } from '@react-three/drei';
+import { OrbitControls, OrthographicCamera, PerspectiveCamera } from '@react-three/drei';
 import { Canvas } from '@react-three/fiber';
 import { useApp } from '../appStore';
 import { CameraRig } from './CameraRig';
 import { FrameProbe } from './FrameProbe';
 import { GroundGrid } from './GroundGrid';
 import { Lights } from './Lights';
+import { OverlapSolid } from './OverlapSolid';
 import { BACKGROUND } from './palette';
+import { gizmoHandleHovered, PartGizmo } from './PartGizmo';
 import { PartMeshes } from './PartMeshes';
-import { ResultHighlight } from './ResultHighlight';
+import { TraceBoxes } from './TraceBoxes';
+import { ViewCube } from './ViewCube';
 import { ViewportOverlay } from './ViewportOverlay';
 
 const UP: [number, number, number] = [0, 0, 1];
@@ -21,8 +25,9 @@ const START: [number, number, number] = [300, -300, 300];
 export function Viewport() {
   const projection = useApp((s) => s.projection);
   const clearSelection = useApp((s) => s.clearSelection);
+  const closeContextMenu = useApp((s) => s.closeContextMenu);
   return (
-    <div className="viewport" data-testid="viewport">
+    <div className="viewport" data-testid="viewport" onContextMenu={(e) => e.preventDefault()} onPointerDown={closeContextMenu}>
       <Canvas
         frameloop="demand"
         flat
@@ -30,6 +35,7 @@ export function Viewport() {
         gl={{ preserveDrawingBuffer: true, antialias: true }}
         camera={{ up: UP, position: START, fov: 35 }}
         onPointerMissed={(e) => {
+          if (e.button !== 0 || gizmoHandleHovered()) return;
           if (!e.shiftKey && !e.ctrlKey && !e.metaKey) clearSelection();
         }}
       >
@@ -42,13 +48,13 @@ export function Viewport() {
         <OrbitControls makeDefault enableDamping={false} zoomToCursor screenSpacePanning />
         <Lights />
         <PartMeshes />
-        <ResultHighlight />
+        <OverlapSolid />
+        <TraceBoxes />
         <GroundGrid />
+        <PartGizmo />
         <CameraRig />
         <FrameProbe />
-        <GizmoHelper alignment="bottom-right" margin={[64, 64]}>
-          <GizmoViewport axisColors={['#d9534f', '#5cb85c', '#428bca']} labelColor="#ffffff" />
-        </GizmoHelper>
+        <ViewCube />
       </Canvas>
       <ViewportOverlay />
     </div>

@@ -5,6 +5,7 @@
  */
 import { Box3, BufferAttribute, BufferGeometry } from 'three';
 import type { BodyGeometry } from '../../src-main/contract/host';
+import type { Aabb } from '../state/placement';
 import type { GeometrySink } from '../state/types';
 import { bodyEdges, faceRangesUsable, splitVerticesByFace } from './edges';
 
@@ -56,6 +57,12 @@ export class GeometryRegistry implements GeometrySink {
 
   get(bodyKey: string): BodyDisplay | undefined {
     return this.bodies.get(bodyKey);
+  }
+
+  bodyBounds(bodyKey: string): Aabb | null {
+    const b = this.bodies.get(bodyKey)?.bounds;
+    if (!b || b.isEmpty()) return null;
+    return { min: [b.min.x, b.min.y, b.min.z], max: [b.max.x, b.max.y, b.max.z] };
   }
 
   retain(keep: ReadonlySet<string>): void {

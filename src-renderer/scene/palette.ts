@@ -7,8 +7,16 @@ export function fallbackColor(index: number): string {
 }
 
 export const BACKGROUND = '#eef1f5';
-/** Colliding triangles of the selected result. */
+/** Colliding triangles of the selected result, of the live check and of the traversal view. */
 export const HIGHLIGHT = '#ff0000';
+/** Triangles the traversal view tested exactly without a contact. */
+export const TESTED = '#ffd400';
+/** Boxes of the traversal view: pruned (disjoint), and descended into or tested as leaves. */
+export const BOX_PRUNED = '#3f7fd9';
+export const BOX_DESCENDED = '#f08c00';
+/** The interference volume: a faint fill and its edges. */
+export const OVERLAP_FILL = '#ff0000';
+export const OVERLAP_EDGE = '#7a0010';
 /** The two parts of the selected result, in neutral tones so that the red stands out. */
 export const INVOLVED_A = '#a9bccf';
 export const INVOLVED_B = '#d3c6ae';

@@ -8,6 +8,11 @@ export interface InterfereTestHook {
   renderedFrames: number;
   /** The document drawn when `ready` last became true. */
   documentId: string | null;
+  /**
+   * Where a point of a part (its centre, offset by `offsetMm` along the world axes) is on the
+   * page, in CSS pixels; null without that part. Lets a test aim the gizmo's handles.
+   */
+  partPoint?: (partId: string, offsetMm?: readonly [number, number, number]) => { x: number; y: number } | null;
 }
 
 declare global {

@@ -1,8 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { MenuCommand } from '../../src-main/contract/host';
 import type { SliceContext } from './context';
 import { foregroundJob } from './selectors';
-import type { AppState, CommandSlice, CommandSource } from './types';
+import type { AppCommand, AppState, CommandSlice, CommandSource } from './types';
 
 /**
  * The same command from a key press and from the native menu within this time is one command
@@ -16,14 +15,14 @@ const DUPLICATE_WINDOW_MS = 400;
  * renderer's own path dialogs; in Electron the host shows its dialogs.
  */
 export function createCommandSlice(ctx: SliceContext): StateCreator<AppState, [], [], CommandSlice> {
-  let last: { command: MenuCommand; source: CommandSource; at: number } | null = null;
+  let last: { command: AppCommand; source: CommandSource; at: number } | null = null;
 
   return (_set, get) => {
     function hasNativeDialogs(): boolean {
       return get().appInfo?.host === 'electron';
     }
 
-    function run(command: MenuCommand): void {
+    function run(command: AppCommand): void {
       const s = get();
       switch (command) {
         case 'file.new':
@@ -60,18 +59,42 @@ export function createCommandSlice(ctx: SliceContext): StateCreator<AppState, []
           else s.openDialog('batch');
           return;
         case 'edit.undo':
+          void s.undo();
+          return;
         case 'edit.redo':
-          s.notify('info', command === 'edit.undo' ? 'Nothing to undo' : 'Nothing to redo', 'No placement has been changed in this session.');
+          void s.redo();
           return;
-        case 'check.run':
-          void s.runCheck({ kind: 'all' });
+        case 'check.run': {
+          if (s.check.running) return;
+          const scope = s.scopeForCheck();
+          if (scope) void s.runCheck(scope);
           return;
+        }
         case 'check.cancel':
           if (foregroundJob(s)) void s.cancelJob();
+          else if (s.contextMenu !== null) s.closeContextMenu();
           else if (s.dialog !== null) s.closeDialog();
+          else if (s.isolation !== null) s.endIsolation();
           else if (s.selectedResult !== null) s.selectResult(null);
           else s.clearSelection();
           return;
+        case 'view.isolate':
+          if (s.selectedParts.length > 0) s.isolate(s.selectedParts);
+          else s.notify('info', 'Nothing to isolate', 'Select the parts to show alone (click, Ctrl+click, Shift+click), then press I.');
+          return;
+        case 'view.hide':
+          if (s.selectedParts.length > 0) s.setVisible(s.selectedParts, false);
+          return;
+        case 'view.showAll':
+          s.showAll();
+          return;
+        case 'gizmo.translate':
+        case 'gizmo.rotate': {
+          const mode = command === 'gizmo.translate' ? 'translate' : 'rotate';
+          s.setGizmoMode(s.gizmoMode === mode ? null : mode);
+          if (s.gizmoMode !== mode && s.selectedParts.length !== 1) s.notify('info', 'Select one part', 'The gizmo appears on the selected part when exactly one part is selected.');
+          return;
+        }
         case 'view.fitAll':
           s.requestCamera({ kind: 'fitAll' });
           return;

@@ -8,13 +8,15 @@ export interface SliceContext {
   readonly finishedJobs: Set<string>;
   /** The inputs the current outcome was computed for (see checkInputsSignature), or null. */
   outcomeSignature: string | null;
+  /** Stops a live check in progress (set by the placement slice). */
+  cancelLive: () => void;
 }
 
 /** Finished job ids remembered at most. */
 const MAX_FINISHED = 200;
 
 export function createSliceContext(deps: StoreDeps): SliceContext {
-  return { deps, now: deps.now ?? Date.now, finishedJobs: new Set(), outcomeSignature: null };
+  return { deps, now: deps.now ?? Date.now, finishedJobs: new Set(), outcomeSignature: null, cancelLive: () => {} };
 }
 
 export function markFinished(ctx: SliceContext, jobId: string): void {

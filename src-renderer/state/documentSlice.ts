@@ -1,10 +1,13 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { DocumentInfo, HostApi } from '../../src-main/contract/host';
-import type { SliceContext } from './context';
+import { markFinished, type SliceContext } from './context';
 import { createJobHandlers } from './jobEvents';
+import { describeError } from './notices';
 import { displayNames } from './partNames';
 import { checkInputsSignature } from './selectors';
 import type { AppState, DocumentSlice } from './types';
+import { EMPTY_HISTORY } from './undo';
+import { reuseParts } from './reuse';
 
 /** Warnings shown in one notice at most (the rest are counted). */
 const MAX_WARNINGS_SHOWN = 8;
@@ -26,6 +29,22 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
 
   return (set, get) => {
     const jobs = createJobHandlers(set, get, ctx);
+
+    /**
+     * Opening and importing report progress but no end event: their request's answer (or the
+     * document arriving) ends them. One runs at a time in a window, so every such job is over.
+     */
+    function endFileJobs(): void {
+      const jobs = get().jobs;
+      const open = Object.values(jobs).filter((j) => j.kind === 'open' || j.kind === 'import');
+      if (open.length === 0) return;
+      const next = { ...jobs };
+      for (const j of open) {
+        delete next[j.id];
+        markFinished(ctx, j.id);
+      }
+      set({ jobs: next });
+    }
 
     function requireHost(action: string): HostApi | null {
       const host = get().host;
@@ -106,6 +125,7 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
           if (get().host !== host) return;
           set({ appInfo: info, connection: 'connected' });
           if (info.startupDocument) get().receiveDocument(info.startupDocument);
+          else endFileJobs();
         } catch (error) {
           set({ connection: 'failed' });
           get().reportError('Could not start', error);
@@ -126,10 +146,12 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
       receiveDocument(doc) {
         const prev = get().doc;
         if (prev === null || prev.id !== doc.id) {
+          endFileJobs();
           if (prev) replaced.add(prev.id);
           replaced.delete(doc.id);
           fitPending = true;
           ctx.outcomeSignature = null;
+          ctx.cancelLive();
           set((s) => ({
             doc,
             partNames: displayNames(doc.parts),
@@ -138,8 +160,17 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
             hoveredPart: null,
             selectedResult: null,
             visibility: {},
+            isolation: null,
             check: { jobId: null, running: false, startedAt: null, cancelRequested: false, outcome: null, finishedAt: null, stale: false },
             geometry: { status: 'loading', version: s.geometry.version },
+            history: EMPTY_HISTORY,
+            drag: null,
+            live: null,
+            checkSets: { a: [], b: [] },
+            overlap: null,
+            trace: null,
+            contextMenu: null,
+            ignoreDraft: null,
           }));
           if (doc.warnings.length > 0) {
             const shown = doc.warnings.slice(0, MAX_WARNINGS_SHOWN);
@@ -149,6 +180,8 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
         } else {
           const ids = new Set(doc.parts.map((p) => p.id));
           const sameNames = prev.parts.length === doc.parts.length && prev.parts.every((p, i) => p.id === doc.parts[i].id && p.name === doc.parts[i].name);
+          // Unchanged parts keep their objects, so only what changed draws again.
+          doc = { ...doc, parts: reuseParts(prev.parts, doc.parts) };
           set((s) => ({
             doc,
             partNames: sameNames ? s.partNames : displayNames(doc.parts),
@@ -156,6 +189,7 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
             hoveredPart: s.hoveredPart !== null && ids.has(s.hoveredPart) ? s.hoveredPart : null,
             check: s.check.outcome && ctx.outcomeSignature !== null ? { ...s.check, stale: checkInputsSignature(doc) !== ctx.outcomeSignature } : s.check,
           }));
+          get().syncInspect();
         }
         void loadGeometry(doc);
       },
@@ -178,6 +212,7 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
         } catch (error) {
           get().reportError('Could not open the file', error, path ?? null);
         } finally {
+          endFileJobs();
           set({ busy: null });
         }
       },
@@ -205,6 +240,7 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
         } catch (error) {
           get().reportError('Could not import the file', error, path ?? null);
         } finally {
+          endFileJobs();
           set({ busy: null });
         }
       },
@@ -214,12 +250,21 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
         const doc = get().doc;
         if (!host || !doc) return null;
         set({ busy: 'Saving' });
+        const request = {
+          docId: doc.id,
+          ...(options.saveAs ? { saveAs: true } : {}),
+          ...(options.path !== undefined ? { path: options.path } : {}),
+        };
         try {
-          const res = await host.docSave({
-            docId: doc.id,
-            ...(options.saveAs ? { saveAs: true } : {}),
-            ...(options.path !== undefined ? { path: options.path } : {}),
-          });
+          let res;
+          try {
+            res = await host.docSave(request);
+          } catch (error) {
+            // The host does not replace a file it cannot vouch for without asking.
+            const details = describeError(error);
+            if (details.code !== 'would-overwrite' || !confirm(`${details.message}\n\nReplace it?`)) throw error;
+            res = await host.docSave({ ...request, ...(details.path ? { path: details.path } : {}), overwrite: true });
+          }
           if (!res) return null;
           const current = get().doc;
           // The host's doc.changed brings the full document; until then show it saved.
@@ -245,6 +290,8 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
         }
       },
 
+      batch: null,
+
       async exportReport(format, path) {
         const host = requireHost('export the report');
         const doc = get().doc;
@@ -267,25 +314,40 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
         }
       },
 
-      async runBatch(paths, reportFolder) {
+      async runBatch(paths, reportFolder, format = 'html') {
         const host = requireHost('run a batch check');
         if (!host) return;
+        set({ batch: { jobId: null, status: 'starting', total: paths?.length ?? 0, files: [], error: null, format, reportFolder: reportFolder ?? null } });
         try {
           const res = await host.batchRun({
             ...(paths !== undefined ? { paths } : {}),
             ...(reportFolder !== undefined ? { reportFolder } : {}),
+            format,
           });
-          if (!res || ctx.finishedJobs.has(res.jobId)) return;
+          if (!res) {
+            // The user closed the host's file dialog.
+            set({ batch: null });
+            return;
+          }
+          if (ctx.finishedJobs.has(res.jobId)) return;
           const startedAt = ctx.now();
           set((s) => ({
+            batch: s.batch && s.batch.jobId === null ? { ...s.batch, jobId: res.jobId, status: s.batch.status === 'starting' ? 'running' : s.batch.status } : s.batch,
             jobs: {
               ...s.jobs,
               [res.jobId]: s.jobs[res.jobId] ?? { id: res.jobId, kind: 'batch', stage: 'Starting the batch check', done: 0, total: paths?.length ?? 0, startedAt },
             },
           }));
         } catch (error) {
+          set((s) => ({ batch: s.batch ? { ...s.batch, status: 'failed', error: describeError(error).message } : null }));
           get().reportError('Could not start the batch check', error);
         }
+      },
+
+      clearBatch() {
+        const b = get().batch;
+        if (b && (b.status === 'running' || b.status === 'starting')) return;
+        set({ batch: null });
       },
     };
   };

@@ -73,3 +73,26 @@ export function parseMmInput(text: string, allowAuto: boolean):
 export function mmFieldText(value: number | null): string {
   return value === null ? 'auto' : String(value);
 }
+
+/**
+ * Reads a signed number typed by the user (an offset in millimetres or an angle in degrees):
+ * commas as decimal separators, an optional unit ("mm", "°", "deg") and spaces are accepted.
+ */
+export function parseSignedInput(text: string, unit: 'mm' | 'deg'):
+  | { ok: true; value: number }
+  | { ok: false; message: string } {
+  const t = text.trim().toLowerCase().replace(unit === 'mm' ? /\s*mm$/ : /\s*(°|deg)$/, '').replace(',', '.').replace(/^\u2212/, '-');
+  const what = unit === 'mm' ? 'an offset in millimetres' : 'an angle in degrees';
+  if (t === '') return { ok: false, message: `enter ${what}` };
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(t)) return { ok: false, message: `"${text.trim()}" is not ${what}` };
+  const value = Number(t);
+  const limit = unit === 'mm' ? 1e6 : 1e5;
+  if (!Number.isFinite(value) || Math.abs(value) > limit) return { ok: false, message: `${what} must be between −${formatCount(limit)} and ${formatCount(limit)}` };
+  return { ok: true, value: value === 0 ? 0 : value };
+}
+
+/** The text of a placement field: up to 6 decimals, no trailing zeros, "0" for tiny values. */
+export function placementFieldText(value: number): string {
+  if (Math.abs(value) < 5e-7) return '0';
+  return String(Number(value.toFixed(6)));
+}

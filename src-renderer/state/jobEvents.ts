@@ -57,12 +57,18 @@ export function createJobHandlers(set: SetState, get: GetState, ctx: SliceContex
           jobs,
           check: { ...IDLE_CHECK, outcome, finishedAt: ctx.now(), stale: false },
           selectedResult: s.selectedResult !== null && keys.has(s.selectedResult) ? s.selectedResult : null,
+          // The check supersedes what the live check showed.
+          live: null,
         };
       });
+      get().syncInspect();
       return;
     }
-    set((s) => ({ jobs: withoutJob(s.jobs, payload.jobId) }));
     const files = payload.files;
+    set((s) => ({
+      jobs: withoutJob(s.jobs, payload.jobId),
+      batch: s.batch && (s.batch.jobId === payload.jobId || s.batch.jobId === null) ? { ...s.batch, jobId: payload.jobId, status: 'done', total: files.length, files } : s.batch,
+    }));
     const failed = files.filter((f) => f.status === 'failed').length;
     const interfering = files.filter((f) => f.status === 'interference').length;
     const lines = files.map((f) => `${f.path}: ${f.status}${f.error ? ` — ${f.error}` : ''}${f.reportPath ? ` (report ${f.reportPath})` : ''}`);
@@ -78,7 +84,11 @@ export function createJobHandlers(set: SetState, get: GetState, ctx: SliceContex
     set((s) => {
       const jobs = withoutJob(s.jobs, payload.jobId);
       const isCheck = s.check.jobId === payload.jobId || (payload.kind === 'check' && s.check.running && s.check.jobId === null);
-      return isCheck ? { jobs, check: { ...s.check, ...IDLE_CHECK } } : { jobs };
+      const batch =
+        payload.kind === 'batch' && s.batch && (s.batch.jobId === payload.jobId || s.batch.jobId === null)
+          ? { ...s.batch, jobId: payload.jobId, status: 'failed' as const, error: payload.error.message }
+          : s.batch;
+      return isCheck ? { jobs, batch, check: { ...s.check, ...IDLE_CHECK } } : { jobs, batch };
     });
     const what = { check: 'The check', batch: 'The batch check', import: 'The import', open: 'Opening the file' }[payload.kind];
     const extra = { code: payload.error.code, path: payload.error.path ?? null };
@@ -98,7 +108,17 @@ export function createJobHandlers(set: SetState, get: GetState, ctx: SliceContex
         total: payload.total,
         startedAt: prev?.startedAt ?? ctx.now(),
       };
-      return { jobs: { ...s.jobs, [payload.jobId]: job } };
+      const batch =
+        s.batch && (s.batch.jobId === payload.jobId || s.batch.jobId === null)
+          ? {
+              ...s.batch,
+              jobId: payload.jobId,
+              status: 'running' as const,
+              total: payload.total,
+              files: [...s.batch.files.filter((f) => f.path !== payload.file.path), payload.file],
+            }
+          : s.batch;
+      return { jobs: { ...s.jobs, [payload.jobId]: job }, batch };
     });
   }
 

@@ -2,9 +2,10 @@
  * The results table's logic: keys, ordering, filtering, and the triangles of each side of a pair.
  */
 import { pairKey } from '../../src-main/contract/host';
-import type { PairResultInfo } from '../../src-main/contract/host';
+import type { CheckOutcome, PairResultInfo, ResultStatus } from '../../src-main/contract/host';
 
 export type ResultKind = PairResultInfo['kind'];
+export type { ResultStatus };
 export type ResultSortKey = 'kind' | 'a' | 'b' | 'volume' | 'depth' | 'distance' | 'triangles' | 'status';
 export interface ResultSort {
   readonly key: ResultSortKey;
@@ -12,15 +13,71 @@ export interface ResultSort {
 }
 export interface ResultFilter {
   readonly kind: ResultKind | 'all';
+  readonly status: ResultStatus | 'all';
   readonly text: string;
 }
 
 export const DEFAULT_RESULT_SORT: ResultSort = { key: 'kind', descending: false };
-export const DEFAULT_RESULT_FILTER: ResultFilter = { kind: 'all', text: '' };
+export const DEFAULT_RESULT_FILTER: ResultFilter = { kind: 'all', status: 'all', text: '' };
 
-/** Most severe first. */
+/** Most severe first; pairs not in the last check (resolved, or only in the saved review) last. */
 const KIND_ORDER: Record<ResultKind, number> = { interference: 0, clearance: 1, contact: 2, ignored: 3 };
-const STATUS_ORDER: Record<PairResultInfo['status'], number> = { new: 0, active: 1, resolved: 2, ignored: 3 };
+const NO_KIND = 4;
+const STATUS_ORDER: Record<ResultStatus, number> = { new: 0, active: 1, resolved: 2, ignored: 3 };
+
+export const STATUS_LABEL: Record<ResultStatus, string> = { new: 'New', active: 'Active', resolved: 'Resolved', ignored: 'Ignored' };
+
+/**
+ * A row of the results table: a result of the last check, a pair that check resolved (gone since
+ * the check before), or — before any check — a pair whose status the assembly file keeps.
+ */
+export interface TableRow {
+  /** The unordered pair (`a|b`). */
+  readonly key: string;
+  readonly a: string;
+  readonly b: string;
+  /** null: not a result of the last check. */
+  readonly kind: ResultKind | null;
+  readonly status: ResultStatus;
+  readonly result: PairResultInfo | null;
+}
+
+/** The ids of a status key `a|b` whose two halves name parts of `ids` (ids may hold '|'). */
+export function splitStatusKey(key: string, ids: ReadonlySet<string>): [string, string] | null {
+  for (let i = key.indexOf('|'); i >= 0; i = key.indexOf('|', i + 1)) {
+    const a = key.slice(0, i), b = key.slice(i + 1);
+    if (a !== b && ids.has(a) && ids.has(b)) return [a, b];
+  }
+  return null;
+}
+
+/**
+ * The rows of the table. With an outcome: its results, with their status as the document now
+ * keeps it (the user may have changed it since), then the pairs it resolved. Without one: the
+ * statuses saved in the assembly, so a reopened review shows where it stood.
+ */
+export function tableRows(outcome: CheckOutcome | null, statuses: Readonly<Record<string, ResultStatus>>, partIds: ReadonlySet<string>): TableRow[] {
+  if (outcome) {
+    const rows: TableRow[] = outcome.results.map((r) => {
+      const key = resultKey(r);
+      return { key, a: r.a, b: r.b, kind: r.kind, status: r.kind === 'ignored' ? 'ignored' : (statuses[key] ?? r.status), result: r };
+    });
+    const seen = new Set(rows.map((r) => r.key));
+    for (const p of outcome.resolved) {
+      const key = pairKey(p.a, p.b);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      rows.push({ key, a: p.a, b: p.b, kind: null, status: statuses[key] ?? 'resolved', result: null });
+    }
+    return rows;
+  }
+  const rows: TableRow[] = [];
+  for (const [key, status] of Object.entries(statuses)) {
+    const ids = splitStatusKey(key, partIds);
+    if (ids) rows.push({ key, a: ids[0], b: ids[1], kind: null, status, result: null });
+  }
+  return rows;
+}
 
 /** The key of a result: its unordered part pair (as `statuses` keys it). */
 export function resultKey(r: Pick<PairResultInfo, 'a' | 'b'>): string {
@@ -59,10 +116,10 @@ function compareNullable(x: number | null, y: number | null, descending: boolean
   return descending ? y - x : x - y;
 }
 
-function primary(r: PairResultInfo, key: ResultSortKey, names: Names): number | string | null {
+function primary(r: TableRow, key: ResultSortKey, names: Names): number | string | null {
   switch (key) {
     case 'kind':
-      return KIND_ORDER[r.kind];
+      return kindOrder(r);
     case 'status':
       return STATUS_ORDER[r.status];
     case 'a':
@@ -70,50 +127,72 @@ function primary(r: PairResultInfo, key: ResultSortKey, names: Names): number | 
     case 'b':
       return label(names, r.b);
     case 'volume':
-      return r.volumeMm3;
+      return r.result?.volumeMm3 ?? null;
     case 'depth':
-      return r.depthMm;
+      return r.result?.depthMm ?? null;
     case 'distance':
-      return r.distanceMm;
+      return r.result?.distanceMm ?? null;
     case 'triangles':
-      return trianglePairCount(r);
+      return r.result ? trianglePairCount(r.result) : null;
   }
+}
+
+function kindOrder(r: TableRow): number {
+  return r.kind === null ? NO_KIND : KIND_ORDER[r.kind];
+}
+
+/** A result as a table row (its status as the result gives it). */
+export function rowOf(r: PairResultInfo): TableRow {
+  return { key: resultKey(r), a: r.a, b: r.b, kind: r.kind, status: r.status, result: r };
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /**
- * Sorts results by a column; ties fall back to severity, then the parts' labels, so the order is
- * always the same for the same results. Missing values (no volume, no depth) sort last.
+ * Sorts rows by a column; ties fall back to severity, then the parts' labels, so the order is
+ * always the same for the same rows. Missing values (no volume, no depth) sort last.
  */
-export function sortResults(results: readonly PairResultInfo[], names: Names, sort: ResultSort): PairResultInfo[] {
+export function sortRows(rows: readonly TableRow[], names: Names, sort: ResultSort): TableRow[] {
   const sign = sort.descending ? -1 : 1;
-  const cmp = (x: PairResultInfo, y: PairResultInfo): number => {
+  const cmp = (x: TableRow, y: TableRow): number => {
     const px = primary(x, sort.key, names);
     const py = primary(y, sort.key, names);
     let c: number;
     if (typeof px === 'string' || typeof py === 'string') c = sign * collator.compare(String(px ?? ''), String(py ?? ''));
     else c = compareNullable(px, py, sort.descending);
     if (c !== 0) return c;
-    c = KIND_ORDER[x.kind] - KIND_ORDER[y.kind];
+    c = kindOrder(x) - kindOrder(y);
     if (c !== 0) return c;
-    c = compareNullable(x.volumeMm3, y.volumeMm3, true);
+    c = compareNullable(x.result?.volumeMm3 ?? null, y.result?.volumeMm3 ?? null, true);
     if (c !== 0) return c;
     c = collator.compare(label(names, x.a), label(names, y.a));
     if (c !== 0) return c;
     return collator.compare(label(names, x.b), label(names, y.b));
   };
-  return [...results].sort(cmp);
+  return [...rows].sort(cmp);
 }
 
-/** Results of a kind whose parts' labels or ids contain the text. */
-export function filterResults(results: readonly PairResultInfo[], names: Names, filter: ResultFilter): PairResultInfo[] {
-  const q = filter.text.trim().toLowerCase();
-  return results.filter((r) => {
-    if (filter.kind !== 'all' && r.kind !== filter.kind) return false;
+/** Rows of a kind and a status whose parts' labels or ids contain the text. */
+export function filterRows(rows: readonly TableRow[], names: Names, filter: Partial<ResultFilter>): TableRow[] {
+  const q = (filter.text ?? '').trim().toLowerCase();
+  const kind = filter.kind ?? 'all';
+  const status = filter.status ?? 'all';
+  return rows.filter((r) => {
+    if (kind !== 'all' && r.kind !== kind) return false;
+    if (status !== 'all' && r.status !== status) return false;
     if (q === '') return true;
     return [label(names, r.a), label(names, r.b), r.a, r.b].some((s) => s.toLowerCase().includes(q));
   });
+}
+
+/** sortRows over results. */
+export function sortResults(results: readonly PairResultInfo[], names: Names, sort: ResultSort): PairResultInfo[] {
+  return sortRows(results.map(rowOf), names, sort).map((r) => r.result as PairResultInfo);
+}
+
+/** filterRows over results. */
+export function filterResults(results: readonly PairResultInfo[], names: Names, filter: Partial<ResultFilter>): PairResultInfo[] {
+  return filterRows(results.map(rowOf), names, filter).map((r) => r.result as PairResultInfo);
 }
 
 /** The next sort when a column header is clicked: same column flips, another starts ascending

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
+import { splitStatusKey } from './results';
 import { selectedResultOf } from './selectors';
 import type { AppState, SelectionSlice } from './types';
 
@@ -15,6 +16,7 @@ export function createSelectionSlice(): StateCreator<AppState, [], [], Selection
       if (mode === 'toggle') {
         const selected = s.selectedParts.includes(id) ? s.selectedParts.filter((p) => p !== id) : [...s.selectedParts, id];
         set({ selectedParts: selected, selectionAnchor: id });
+        get().syncInspect();
         return;
       }
       if (mode === 'range' && s.selectionAnchor !== null && s.doc) {
@@ -24,18 +26,22 @@ export function createSelectionSlice(): StateCreator<AppState, [], [], Selection
         if (from >= 0 && to >= 0) {
           const [lo, hi] = from <= to ? [from, to] : [to, from];
           set({ selectedParts: order.slice(lo, hi + 1) });
+          get().syncInspect();
           return;
         }
       }
       set({ selectedParts: [id], selectionAnchor: id });
+      get().syncInspect();
     },
 
     selectParts(ids) {
       set({ selectedParts: [...new Set(ids)], selectionAnchor: ids.length > 0 ? ids[ids.length - 1] : null });
+      get().syncInspect();
     },
 
     clearSelection() {
       set({ selectedParts: [], selectionAnchor: null, selectedResult: null });
+      get().syncInspect();
     },
 
     hoverPart(id) {
@@ -45,16 +51,26 @@ export function createSelectionSlice(): StateCreator<AppState, [], [], Selection
     selectResult(key) {
       if (key === null) {
         set({ selectedResult: null });
+        get().syncInspect();
         return;
       }
+      get().clearLive();
       set({ selectedResult: key });
       const result = selectedResultOf(get());
       if (!result) {
         set({ selectedResult: null });
+        // A pair not in the last check (resolved, or known from the saved review): its two parts.
+        const ids = splitStatusKey(key, new Set(get().doc?.parts.map((p) => p.id) ?? []));
+        if (ids) {
+          set({ selectedParts: ids, selectionAnchor: ids[1] });
+          get().requestCamera({ kind: 'fitSelection' });
+        }
+        get().syncInspect();
         return;
       }
       set({ selectedParts: [result.a, result.b], selectionAnchor: result.b });
       get().requestCamera({ kind: 'fitResult', key });
+      get().syncInspect();
     },
   });
 }

@@ -1,9 +1,9 @@
 /**
  * Keyboard shortcuts. The renderer handles them itself (the browser has no native menu); in
  * Electron the same keys may also reach the native menu, which sends the same command — the
- * command runner drops such duplicates (see `commands.ts`).
+ * command runner drops such duplicates (see `commandSlice.ts`).
  */
-import type { MenuCommand } from '../../src-main/contract/host';
+import type { AppCommand } from './types';
 
 /** The fields of a keyboard event that shortcuts look at. */
 export interface KeyInput {
@@ -17,23 +17,29 @@ export interface KeyInput {
 }
 
 /** Shortcuts for the help dialog, in the order shown. */
-export const SHORTCUTS: readonly { keys: string; action: string; command: MenuCommand }[] = [
+export const SHORTCUTS: readonly { keys: string; action: string; command: AppCommand }[] = [
   { keys: 'Ctrl+O', action: 'Open an assembly or CAD file', command: 'file.open' },
   { keys: 'Ctrl+S', action: 'Save the assembly', command: 'file.save' },
   { keys: 'Ctrl+Shift+S', action: 'Save as…', command: 'file.saveAs' },
   { keys: 'Ctrl+E', action: 'Export report…', command: 'file.exportReport' },
   { keys: 'F5 or Ctrl+Enter', action: 'Run the interference check', command: 'check.run' },
-  { keys: 'Esc', action: 'Cancel the running job, else clear the selection', command: 'check.cancel' },
+  { keys: 'Esc', action: 'Cancel the running job, else close the menu or dialog, end the isolation, clear the selection', command: 'check.cancel' },
+  { keys: 'Ctrl+Z', action: 'Undo the last placement change', command: 'edit.undo' },
+  { keys: 'Ctrl+Shift+Z or Ctrl+Y', action: 'Redo', command: 'edit.redo' },
+  { keys: 'W', action: 'Move gizmo on the selected part (again: off)', command: 'gizmo.translate' },
+  { keys: 'E', action: 'Rotate gizmo on the selected part (again: off)', command: 'gizmo.rotate' },
+  { keys: 'I', action: 'Isolate: show only the selected parts (Esc restores)', command: 'view.isolate' },
+  { keys: 'H', action: 'Hide the selected parts', command: 'view.hide' },
+  { keys: 'Shift+H', action: 'Show all parts', command: 'view.showAll' },
   { keys: 'F', action: 'Fit all in view', command: 'view.fitAll' },
   { keys: 'S', action: 'Fit the selection in view', command: 'view.fitSelection' },
   { keys: '1 / 3 / 7 / 0', action: 'Front / right / top / isometric view', command: 'view.iso' },
   { keys: 'P', action: 'Perspective / orthographic', command: 'view.toggleProjection' },
-  { keys: 'Ctrl+Z / Ctrl+Y', action: 'Undo / redo', command: 'edit.undo' },
   { keys: 'F1', action: 'This list', command: 'help.shortcuts' },
 ];
 
 /** The command a key press stands for, or null. */
-export function commandForKey(e: KeyInput): MenuCommand | null {
+export function commandForKey(e: KeyInput): AppCommand | null {
   const mod = e.ctrlKey || e.metaKey;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   if (key === 'F5' && !mod && !e.altKey) return 'check.run';
@@ -49,16 +55,26 @@ export function commandForKey(e: KeyInput): MenuCommand | null {
         return e.shiftKey ? null : 'file.exportReport';
       case 'Enter':
         return 'check.run';
+      // In a text field these undo typing, as everywhere.
       case 'z':
-        return e.shiftKey ? 'edit.redo' : 'edit.undo';
+        return e.inTextField ? null : e.shiftKey ? 'edit.redo' : 'edit.undo';
       case 'y':
-        return e.shiftKey ? null : 'edit.redo';
+        return e.inTextField || e.shiftKey ? null : 'edit.redo';
       default:
         return null;
     }
   }
   if (e.inTextField || e.altKey || mod) return null;
+  if (key === 'h' && e.shiftKey) return 'view.showAll';
   switch (key) {
+    case 'w':
+      return 'gizmo.translate';
+    case 'e':
+      return 'gizmo.rotate';
+    case 'i':
+      return 'view.isolate';
+    case 'h':
+      return 'view.hide';
     case 'f':
       return 'view.fitAll';
     case 's':

@@ -1,7 +1,9 @@
 /**
  * The renderer's one store, built from slices: document (host connection, open document, display
  * geometry loading), selection, check (jobs, outcome, results table order), view (projection,
- * visibility, camera requests, dialogs), notices (errors and messages) and commands.
+ * visibility, camera requests, dialogs), notices (errors and messages), commands, placement
+ * (gizmo, undo, live check), review (check scope and sets, colours, ignore rules, statuses) and
+ * inspect (the selected result's volume and traversal view).
  *
  * `createAppStore` is free of the DOM and of three: tests build it with a fake host and a fake
  * geometry registry; the app builds it once with the real registry (see ./appStore.ts).
@@ -11,7 +13,10 @@ import { createCheckSlice } from './checkSlice';
 import { createCommandSlice } from './commandSlice';
 import { createSliceContext } from './context';
 import { createDocumentSlice } from './documentSlice';
+import { createInspectSlice } from './inspectSlice';
 import { createNoticeSlice } from './noticeSlice';
+import { createPlacementSlice } from './placementSlice';
+import { createReviewSlice } from './reviewSlice';
 import { createSelectionSlice } from './selectionSlice';
 import type { AppState, StoreDeps } from './types';
 import { createViewSlice } from './viewSlice';
@@ -26,6 +31,9 @@ export function createAppStore(deps: StoreDeps): AppStore {
   const viewSlice = createViewSlice();
   const noticeSlice = createNoticeSlice(deps);
   const commandSlice = createCommandSlice(ctx);
+  const placementSlice = createPlacementSlice(ctx);
+  const reviewSlice = createReviewSlice();
+  const inspectSlice = createInspectSlice();
   return createStore<AppState>()((...a) => ({
     ...documentSlice(...a),
     ...selectionSlice(...a),
@@ -33,5 +41,8 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...viewSlice(...a),
     ...noticeSlice(...a),
     ...commandSlice(...a),
+    ...placementSlice(...a),
+    ...reviewSlice(...a),
+    ...inspectSlice(...a),
   }));
 }

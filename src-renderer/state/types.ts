@@ -5,16 +5,23 @@
  */
 import type {
   AppInfo,
+  BatchFileResult,
   CheckOutcome,
   CheckScope,
   DocumentInfo,
   HostApi,
   MenuCommand,
   BodyGeometry,
+  OverlapSolidInfo,
+  PairTrace,
+  ResultStatus,
   Settings,
 } from '../../src-main/contract/host';
+import type { LivePair } from './liveCheck';
 import type { Notice, NoticeLevel } from './notices';
+import type { Aabb, Transform } from './placement';
 import type { ResultFilter, ResultSort } from './results';
+import type { UndoHistory } from './undo';
 
 /** Where display geometry goes: a registry of bodies by key, outside the reactive state. */
 export interface GeometrySink {
@@ -23,6 +30,8 @@ export interface GeometrySink {
   has(bodyKey: string): boolean;
   /** Releases every body whose key is not in `keep`. */
   retain(keep: ReadonlySet<string>): void;
+  /** The box of a body in its own frame, or null when it is not loaded. */
+  bodyBounds(bodyKey: string): Aabb | null;
 }
 
 /** What the store needs from its environment (injected so that tests run without a DOM). */
@@ -32,6 +41,8 @@ export interface StoreDeps {
   readonly now?: () => number;
   /** Asks the user to confirm (default: yes). */
   readonly confirm?: (message: string) => boolean;
+  /** Runs work at the next animation frame (default: the next turn of the event loop). */
+  readonly scheduleFrame?: (run: () => void) => void;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -69,8 +80,24 @@ export interface DocumentSlice {
   /** Resolves with the path saved to, or null (cancelled or failed). */
   saveDocument(options?: { saveAs?: boolean; path?: string }): Promise<string | null>;
   updateSettings(settings: Partial<Settings>): Promise<void>;
-  exportReport(format: 'html' | 'csv' | 'json', path?: string): Promise<string | null>;
-  runBatch(paths?: string[], reportFolder?: string): Promise<void>;
+  exportReport(format: ReportFormat, path?: string): Promise<string | null>;
+  /** The batch check started from this window, with its files as they finish. */
+  batch: BatchState | null;
+  runBatch(paths?: string[], reportFolder?: string, format?: ReportFormat): Promise<void>;
+  clearBatch(): void;
+}
+
+export type ReportFormat = 'html' | 'csv' | 'json';
+
+export interface BatchState {
+  readonly jobId: string | null;
+  readonly status: 'starting' | 'running' | 'done' | 'failed';
+  /** Files to check (0 until the host says, when it chose them). */
+  readonly total: number;
+  readonly files: readonly BatchFileResult[];
+  readonly error: string | null;
+  readonly format: ReportFormat;
+  readonly reportFolder: string | null;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -144,14 +171,18 @@ export type CameraCommand =
   | { readonly kind: 'fitAll' }
   | { readonly kind: 'fitSelection' }
   | { readonly kind: 'fitResult'; readonly key: string }
-  | { readonly kind: 'view'; readonly view: StandardView };
+  | { readonly kind: 'view'; readonly view: StandardView }
+  /** Look from a direction (from the target towards the camera), e.g. a face of the view cube. */
+  | { readonly kind: 'direction'; readonly direction: readonly [number, number, number] };
 
-export type DialogKind = 'open' | 'import' | 'saveAs' | 'export' | 'batch' | 'shortcuts';
+export type DialogKind = 'open' | 'import' | 'saveAs' | 'export' | 'batch' | 'shortcuts' | 'ignore';
 
 export interface ViewSlice {
   projection: 'perspective' | 'orthographic';
   /** Visibility set in the part tree, over the document's own (`PartInfo.visible`). */
   visibility: Readonly<Record<string, boolean>>;
+  /** While parts are isolated: the visibility to go back to (Esc, Show all). */
+  isolation: Readonly<Record<string, boolean>> | null;
   partFilter: string;
   /** What happens to the other parts while a result is selected. */
   othersWhenResult: 'transparent' | 'hidden';
@@ -161,7 +192,10 @@ export interface ViewSlice {
 
   setVisible(ids: readonly string[], visible: boolean): void;
   showAll(): void;
+  /** Shows only these parts until Esc or Show all. */
   isolate(ids: readonly string[]): void;
+  /** Ends an isolation, back to the visibility before it. */
+  endIsolation(): void;
   setPartFilter(text: string): void;
   setProjection(projection: 'perspective' | 'orthographic'): void;
   setOthersWhenResult(mode: 'transparent' | 'hidden'): void;
@@ -183,12 +217,140 @@ export interface NoticeSlice {
 
 export type CommandSource = 'ui' | 'key' | 'menu';
 
+/** Commands of the native menu, and those only the window has (no menu item). */
+export type AppCommand = MenuCommand | 'view.isolate' | 'view.hide' | 'view.showAll' | 'gizmo.translate' | 'gizmo.rotate';
+
 export interface CommandSlice {
   /** Runs a command from the toolbar, a shortcut or the native menu. */
-  runCommand(command: MenuCommand, source?: CommandSource): void;
+  runCommand(command: AppCommand, source?: CommandSource): void;
 }
 
-export type AppState = DocumentSlice & SelectionSlice & CheckSlice & ViewSlice & NoticeSlice & CommandSlice;
+// ------------------------------------------------------------------------------------------------
+// Placement: gizmo, numeric fields, live check, undo
+
+export type GizmoMode = 'translate' | 'rotate';
+
+export interface DragState {
+  readonly partId: string;
+  /** Where the part is shown (the last clear placement while stopped at contact). */
+  readonly shown: Transform;
+  /** The drag ended and its last placements are being checked before it is kept. */
+  readonly settling: boolean;
+}
+
+export interface LiveState {
+  readonly partId: string;
+  /** The placement these pairs were checked at. */
+  readonly placement: Transform;
+  /** Pairs with the moving part that intersect or come within reach. */
+  readonly pairs: readonly LivePair[];
+  /** Parts checked in the last batch. */
+  readonly checked: number;
+  /** With stop at contact: the parts the moving part is stopped against. */
+  readonly stoppedBy: readonly string[];
+  /** Reach of the distances, mm. */
+  readonly withinMm: number;
+}
+
+export interface PlacementSlice {
+  history: UndoHistory;
+  /** The transform gizmo on the selected part, or null for none. */
+  gizmoMode: GizmoMode | null;
+  /** Snapping steps of the gizmo, or null for none. */
+  snapMm: number | null;
+  snapDeg: number | null;
+  /** Re-check the pairs of a part while it is dragged. */
+  liveCheck: boolean;
+  stopAtContact: boolean;
+  drag: DragState | null;
+  /** What the live check found last (kept after the drag until the next check or selection). */
+  live: LiveState | null;
+
+  /** Places a part (one undoable step); resolves false when the host refused. */
+  movePart(id: string, transform: Transform, label: string): Promise<boolean>;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+  setGizmoMode(mode: GizmoMode | null): void;
+  setSnap(snap: { mm?: number | null; deg?: number | null }): void;
+  setLiveCheck(on: boolean): void;
+  setStopAtContact(on: boolean): void;
+  /** A gizmo drag of a part begins. */
+  beginDrag(id: string): void;
+  /** The part is dragged to `transform`; returns where to show it. */
+  dragTo(transform: Transform): Transform;
+  /** The drag ends: the placement is kept as one undoable step. */
+  endDrag(label: string): Promise<void>;
+  clearLive(): void;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Review: check scope and sets, colours, ignore rules, statuses, context menu
+
+export type CheckScopeKind = 'all' | 'selection' | 'sets';
+
+export type ContextMenuTarget = { readonly kind: 'parts'; readonly ids: readonly string[] } | { readonly kind: 'result'; readonly key: string };
+
+export interface ContextMenuState {
+  /** Client pixels. */
+  readonly x: number;
+  readonly y: number;
+  readonly target: ContextMenuTarget;
+}
+
+export interface ReviewSlice {
+  checkScope: CheckScopeKind;
+  checkSets: { readonly a: readonly string[]; readonly b: readonly string[] };
+  /** The pair the Ignore dialog asks a reason for. */
+  ignoreDraft: { readonly a: string; readonly b: string } | null;
+  contextMenu: ContextMenuState | null;
+
+  setCheckScope(kind: CheckScopeKind): void;
+  /** Puts parts in set A or B (out of the other), or out of both (null). */
+  assignToSet(ids: readonly string[], set: 'a' | 'b' | null): void;
+  /** The scope the Check command runs with; null (with a message) when it cannot run. */
+  scopeForCheck(): CheckScope | null;
+  setPartColor(ids: readonly string[], color: string | null): Promise<void>;
+  /** Asks for a reason, then ignores the pair. */
+  askIgnorePair(a: string, b: string): void;
+  ignorePair(a: string, b: string, reason: string): Promise<void>;
+  setResultStatus(key: string, status: ResultStatus): Promise<void>;
+  openContextMenu(menu: ContextMenuState): void;
+  closeContextMenu(): void;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Inspecting the selected result: the overlap solid and the traversal view
+
+export type FetchStatus = 'loading' | 'ready' | 'none' | 'failed';
+
+export interface InspectSlice {
+  /** Outline the interference volume of the selected result. */
+  showOverlap: boolean;
+  overlap: { readonly key: string; readonly status: FetchStatus; readonly solid: OverlapSolidInfo | null } | null;
+  /** The traversal view of the selected pair. */
+  traceOn: boolean;
+  traceBoxes: boolean;
+  /** Boxes drawn down to this depth of their trees. */
+  traceDepth: number;
+  trace: { readonly key: string; readonly status: FetchStatus; readonly data: PairTrace | null } | null;
+
+  setShowOverlap(on: boolean): void;
+  setTraceOn(on: boolean): void;
+  setTraceBoxes(on: boolean): void;
+  setTraceDepth(depth: number): void;
+  /** Fetches what the selected result needs (called when the selection or the placements change). */
+  syncInspect(): void;
+}
+
+export type AppState = DocumentSlice &
+  SelectionSlice &
+  CheckSlice &
+  ViewSlice &
+  NoticeSlice &
+  CommandSlice &
+  PlacementSlice &
+  ReviewSlice &
+  InspectSlice;
 
 /** zustand's `set` and `get` as the slices use them. */
 export type SetState = (partial: Partial<AppState> | ((state: AppState) => Partial<AppState>)) => void;

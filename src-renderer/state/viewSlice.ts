@@ -7,6 +7,7 @@ export function createViewSlice(): StateCreator<AppState, [], [], ViewSlice> {
   return (set, get) => ({
     projection: 'perspective',
     visibility: {},
+    isolation: null,
     partFilter: '',
     othersWhenResult: 'transparent',
     camera: null,
@@ -23,15 +24,21 @@ export function createViewSlice(): StateCreator<AppState, [], [], ViewSlice> {
     showAll() {
       const doc = get().doc;
       if (!doc) return;
-      set({ visibility: Object.fromEntries(doc.parts.map((p) => [p.id, true])) });
+      set({ visibility: Object.fromEntries(doc.parts.map((p) => [p.id, true])), isolation: null });
     },
 
     isolate(ids) {
       const doc = get().doc;
       if (!doc || ids.length === 0) return;
       const keep = new Set(ids);
-      set({ visibility: Object.fromEntries(doc.parts.map((p) => [p.id, keep.has(p.id)])) });
+      set((s) => ({ visibility: Object.fromEntries(doc.parts.map((p) => [p.id, keep.has(p.id)])), isolation: s.isolation ?? s.visibility }));
       get().requestCamera({ kind: 'fitSelection' });
+    },
+
+    endIsolation() {
+      const before = get().isolation;
+      if (before === null) return;
+      set({ visibility: before, isolation: null });
     },
 
     setPartFilter(text) {

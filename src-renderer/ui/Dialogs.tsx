@@ -5,8 +5,9 @@
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useApp } from '../appStore';
+import { formatCount, percentDone } from '../state/format';
 import { SHORTCUTS } from '../state/shortcuts';
-import type { DialogKind } from '../state/types';
+import type { DialogKind, ReportFormat } from '../state/types';
 
 export function Dialogs() {
   const dialog = useApp((s) => s.dialog);
@@ -28,10 +29,12 @@ function DialogFor({ kind }: { kind: DialogKind }) {
       return <BatchDialog />;
     case 'shortcuts':
       return <ShortcutsDialog />;
+    case 'ignore':
+      return <IgnoreDialog />;
   }
 }
 
-function Modal(props: { title: string; children: ReactNode; onSubmit?: () => void; submitLabel?: string; submitDisabled?: boolean; testId: string }) {
+function Modal(props: { title: string; children: ReactNode; onSubmit?: () => void; submitLabel?: string; submitDisabled?: boolean; testId: string; wide?: boolean }) {
   const close = useApp((s) => s.closeDialog);
   const box = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -43,7 +46,7 @@ function Modal(props: { title: string; children: ReactNode; onSubmit?: () => voi
   };
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <form ref={box} className="modal" role="dialog" aria-modal="true" aria-label={props.title} onSubmit={submit} data-testid={props.testId}>
+      <form ref={box} className={props.wide ? 'modal modal-wide' : 'modal'} role="dialog" aria-modal="true" aria-label={props.title} onSubmit={submit} data-testid={props.testId}>
         <h2>{props.title}</h2>
         {props.children}
         <div className="modal-actions">
@@ -187,29 +190,166 @@ function ExportDialog() {
 }
 
 function BatchDialog() {
+  const batch = useApp((s) => s.batch);
+  if (batch && (batch.status === 'starting' || batch.status === 'running')) return <BatchProgress />;
+  return <BatchForm />;
+}
+
+const FORMAT_LABEL: Record<ReportFormat, string> = { html: 'HTML', csv: 'CSV', json: 'JSON' };
+
+function BatchForm() {
   const runBatch = useApp((s) => s.runBatch);
-  const close = useApp((s) => s.closeDialog);
+  const electron = useApp((s) => s.appInfo?.host === 'electron');
+  const last = useApp((s) => s.batch);
   const [paths, setPaths] = useState('');
-  const [folder, setFolder] = useState('');
+  const [folder, setFolder] = useState(last?.reportFolder ?? '');
+  const [format, setFormat] = useState<ReportFormat>(last?.format ?? 'html');
   const list = paths.split('\n').map((p) => p.trim()).filter((p) => p !== '');
+  const choose = electron && list.length === 0;
   return (
     <Modal
       title="Batch check"
       testId="dialog-batch"
-      submitLabel={`Check ${list.length} file${list.length === 1 ? '' : 's'}`}
-      submitDisabled={list.length === 0}
+      wide
+      submitLabel={choose ? 'Choose files…' : `Check ${list.length} file${list.length === 1 ? '' : 's'}`}
+      submitDisabled={!choose && list.length === 0}
+      onSubmit={() => void runBatch(choose ? undefined : list, folder.trim() === '' ? undefined : folder.trim(), format)}
+    >
+      <p className="hint">Checks saved assemblies (or CAD files) one after another, as the command line does, and writes a report for each.</p>
+      <label className="field">
+        <span>{electron ? 'Files, one path a line (leave empty to choose them)' : 'Saved assemblies, one path a line'}</span>
+        <textarea rows={5} value={paths} spellCheck={false} onChange={(e) => setPaths(e.target.value)} data-testid="batch-paths" />
+      </label>
+      <div className="field-row">
+        <label className="field grow">
+          <span>Folder for the reports (optional: next to each file)</span>
+          <input type="text" value={folder} spellCheck={false} onChange={(e) => setFolder(e.target.value)} data-testid="batch-folder" />
+        </label>
+        <label className="field">
+          <span>Report format</span>
+          <select value={format} onChange={(e) => setFormat(e.target.value as ReportFormat)} data-testid="batch-format">
+            {(['html', 'csv', 'json'] as const).map((f) => (
+              <option key={f} value={f}>
+                {FORMAT_LABEL[f]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {last && (last.status === 'done' || last.status === 'failed') && <BatchSummary />}
+    </Modal>
+  );
+}
+
+function BatchProgress() {
+  const batch = useApp((s) => s.batch);
+  const cancelJob = useApp((s) => s.cancelJob);
+  if (!batch) return null;
+  const done = batch.files.length;
+  const pct = percentDone(done, batch.total);
+  return (
+    <Modal title="Batch check" testId="dialog-batch" wide>
+      <div className="batch-progress" role="status" data-testid="batch-progress">
+        <span>
+          {batch.status === 'starting' ? 'Starting…' : `Checked ${formatCount(done)} of ${batch.total > 0 ? formatCount(batch.total) : '…'} files`}
+        </span>
+        {pct === null ? <progress aria-label="Batch progress" /> : <progress max={100} value={pct} aria-label="Batch progress" />}
+        <button type="button" onClick={() => void cancelJob()} disabled={batch.jobId === null}>
+          Cancel
+        </button>
+      </div>
+      <BatchSummary />
+    </Modal>
+  );
+}
+
+const STATUS_TEXT = { clear: 'Clear', interference: 'Interference', failed: 'Failed' } as const;
+
+/** One row per file checked: status, counts, exit status, and where its report is. */
+function BatchSummary() {
+  const batch = useApp((s) => s.batch);
+  if (!batch) return null;
+  if (batch.status === 'failed' && batch.files.length === 0) {
+    return (
+      <p className="batch-error" role="alert">
+        {batch.error}
+      </p>
+    );
+  }
+  if (batch.files.length === 0) return null;
+  const counts = { clear: 0, interference: 0, failed: 0 };
+  for (const f of batch.files) counts[f.status]++;
+  return (
+    <div className="batch-summary">
+      {batch.status === 'done' && (
+        <p className="summary" data-testid="batch-totals">
+          {formatCount(batch.files.length)} files: {counts.clear} clear, {counts.interference} with interference, {counts.failed} failed
+        </p>
+      )}
+      {batch.status === 'failed' && batch.error && <p className="batch-error">{batch.error}</p>}
+      <div className="table-scroll batch-table-scroll">
+        <table className="results-table batch-table" data-testid="batch-table">
+          <thead>
+            <tr>
+              <th scope="col">File</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="num">Interferences</th>
+              <th scope="col" className="num">Contacts</th>
+              <th scope="col" className="num" title="As the command line: 0 clear, 1 interference or clearance violation, 2 not checked">
+                Exit code
+              </th>
+              <th scope="col">Report</th>
+            </tr>
+          </thead>
+          <tbody>
+            {batch.files.map((f) => (
+              <tr key={f.path} className={`batch-${f.status}`} title={f.error ?? undefined}>
+                <td className="path-cell" title={f.path}>
+                  {f.path.split(/[\\/]/).pop()}
+                </td>
+                <td>
+                  <span className={`status-badge batch-status-${f.status}`}>{STATUS_TEXT[f.status]}</span>
+                  {f.error && <span className="batch-file-error"> {f.error}</span>}
+                </td>
+                <td className="num">{f.summary ? formatCount(f.summary.interferences) : '—'}</td>
+                <td className="num">{f.summary ? formatCount(f.summary.contacts) : '—'}</td>
+                <td className="num">{f.exitCode}</td>
+                <td className="path-cell">{f.reportPath ? <code title={f.reportPath}>{f.reportPath}</code> : <span className="muted">—</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/** Asks why a pair is ignored, then adds the ignore rule (kept in the assembly). */
+function IgnoreDialog() {
+  const draft = useApp((s) => s.ignoreDraft);
+  const names = useApp((s) => s.partNames);
+  const ignorePair = useApp((s) => s.ignorePair);
+  const close = useApp((s) => s.closeDialog);
+  const [reason, setReason] = useState('');
+  if (!draft) return null;
+  const a = names.get(draft.a) ?? draft.a;
+  const b = names.get(draft.b) ?? draft.b;
+  return (
+    <Modal
+      title="Ignore this pair"
+      testId="dialog-ignore"
+      submitLabel="Ignore pair"
       onSubmit={() => {
         close();
-        void runBatch(list, folder.trim() === '' ? undefined : folder.trim());
+        void ignorePair(draft.a, draft.b, reason);
       }}
     >
+      <p>
+        <strong>{a}</strong> and <strong>{b}</strong> will be reported as ignored by every check of this assembly (the rule is saved with it).
+      </p>
       <label className="field">
-        <span>Saved assemblies, one path a line</span>
-        <textarea rows={6} value={paths} spellCheck={false} onChange={(e) => setPaths(e.target.value)} />
-      </label>
-      <label className="field">
-        <span>Folder for the reports (optional)</span>
-        <input type="text" value={folder} spellCheck={false} onChange={(e) => setFolder(e.target.value)} />
+        <span>Reason (kept with the rule and shown in reports)</span>
+        <textarea rows={3} value={reason} placeholder="e.g. press fit by design" onChange={(e) => setReason(e.target.value)} data-testid="ignore-reason" />
       </label>
     </Modal>
   );

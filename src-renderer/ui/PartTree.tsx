@@ -1,8 +1,10 @@
 /**
  * The part tree (a flat list: assemblies here are lists of placed bodies): readable names,
- * visibility, colour, search, multi-select (Ctrl/Shift), isolate; synced with the viewport.
+ * visibility, colour (the swatch is a colour picker), search, multi-select (Ctrl/Shift), isolate
+ * (Esc or Show all restores), set A / set B for a set-vs-set check, and each row's menu
+ * (right-click or Shift+F10). Synced with the viewport.
  */
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import type { PartInfo } from '../../src-main/contract/host';
 import { appStore, useApp } from '../appStore';
 import { formatCount } from '../state/format';
@@ -16,9 +18,8 @@ export function PartTree() {
   const filter = useApp((s) => s.partFilter);
   const setPartFilter = useApp((s) => s.setPartFilter);
   const selectedCount = useApp((s) => s.selectedParts.length);
-  const showAll = useApp((s) => s.showAll);
-  const isolate = useApp((s) => s.isolate);
-  const setVisible = useApp((s) => s.setVisible);
+  const isolated = useApp((s) => s.isolation !== null);
+  const runCommand = useApp((s) => s.runCommand);
   const parts = doc?.parts ?? [];
   const shown = useMemo(
     () => parts.map((p, index) => ({ part: p, index, label: names.get(p.id) ?? p.id })).filter((r) => partMatches(r.part, r.label, filter)),
@@ -31,17 +32,25 @@ export function PartTree() {
           Parts <span className="count">{formatCount(parts.length)}</span>
         </h2>
         <div className="panel-actions">
-          <button type="button" title="Show every part" disabled={!doc} onClick={showAll}>
+          <button type="button" title="Show every part (Shift+H)" disabled={!doc} onClick={() => runCommand('view.showAll')} data-testid="show-all">
             Show all
           </button>
-          <button type="button" title="Show only the selected parts" disabled={selectedCount === 0} onClick={() => isolate(currentSelection())}>
+          <button
+            type="button"
+            title={isolated ? 'Showing only the isolated parts: Esc goes back' : 'Show only the selected parts (I; Esc goes back)'}
+            disabled={selectedCount === 0}
+            aria-pressed={isolated}
+            onClick={() => runCommand('view.isolate')}
+            data-testid="isolate"
+          >
             Isolate
           </button>
-          <button type="button" title="Hide the selected parts" disabled={selectedCount === 0} onClick={() => setVisible(currentSelection(), false)}>
+          <button type="button" title="Hide the selected parts (H)" disabled={selectedCount === 0} onClick={() => runCommand('view.hide')}>
             Hide
           </button>
         </div>
       </div>
+      <SetBar />
       <input
         type="search"
         className="search"
@@ -61,15 +70,49 @@ export function PartTree() {
   );
 }
 
-/** The selection when a button is pressed (the panel does not re-render on every change). */
-function currentSelection(): string[] {
-  return [...appStore.getState().selectedParts];
+/** With the set-vs-set scope: put the selection in set A or B. */
+function SetBar() {
+  const scope = useApp((s) => s.checkScope);
+  const sizes = useApp((s) => `${s.checkSets.a.length}/${s.checkSets.b.length}`);
+  const selectedCount = useApp((s) => s.selectedParts.length);
+  const assignToSet = useApp((s) => s.assignToSet);
+  if (scope !== 'sets') return null;
+  const [a, b] = sizes.split('/');
+  const selection = () => [...appStore.getState().selectedParts];
+  return (
+    <div className="set-bar" role="group" aria-label="Check sets">
+      <span className="muted">
+        Set A <strong>{a}</strong> · set B <strong>{b}</strong>
+      </span>
+      <button type="button" disabled={selectedCount === 0} onClick={() => assignToSet(selection(), 'a')} data-testid="to-set-a" title="Put the selected parts in set A">
+        → A
+      </button>
+      <button type="button" disabled={selectedCount === 0} onClick={() => assignToSet(selection(), 'b')} data-testid="to-set-b" title="Put the selected parts in set B">
+        → B
+      </button>
+      <button type="button" disabled={selectedCount === 0} onClick={() => assignToSet(selection(), null)} title="Take the selected parts out of both sets">
+        Clear
+      </button>
+    </div>
+  );
+}
+
+/** Opens the part menu for the selection (the row's part is selected first when it was not). */
+function openPartMenu(id: string, x: number, y: number): void {
+  const s = appStore.getState();
+  let ids = s.selectedParts;
+  if (!ids.includes(id)) {
+    s.selectPart(id, 'replace');
+    ids = [id];
+  }
+  s.openContextMenu({ x, y, target: { kind: 'parts', ids: [...ids] } });
 }
 
 const PartRow = memo(function PartRow({ part, index, label }: { part: PartInfo; index: number; label: string }) {
   const selected = useApp((s) => s.selectedParts.includes(part.id));
   const hovered = useApp((s) => s.hoveredPart === part.id);
   const visible = useApp((s) => isPartVisible(s, part));
+  const set = useApp((s) => (s.checkScope !== 'sets' ? null : s.checkSets.a.includes(part.id) ? 'A' : s.checkSets.b.includes(part.id) ? 'B' : null));
   const inResult = useApp((s) => {
     const r = selectedResultOf(s);
     return r !== null && (r.a === part.id || r.b === part.id);
@@ -84,17 +127,39 @@ const PartRow = memo(function PartRow({ part, index, label }: { part: PartInfo; 
   }, [selected]);
   const color = part.color ?? fallbackColor(index);
   const classes = ['part-row', selected && 'selected', hovered && 'hovered', !visible && 'hidden', inResult && 'in-result'].filter(Boolean).join(' ');
+  const select = (e: MouseEvent | KeyboardEvent) => selectPart(part.id, e.shiftKey ? 'range' : e.ctrlKey || e.metaKey ? 'toggle' : 'replace');
+  const onKeyDown = (e: KeyboardEvent<HTMLLIElement>) => {
+    if (e.target !== e.currentTarget) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      select(e);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = e.key === 'ArrowDown' ? e.currentTarget.nextElementSibling : e.currentTarget.previousElementSibling;
+      if (next instanceof HTMLElement) next.focus();
+    } else if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+      e.preventDefault();
+      const rect = e.currentTarget.getBoundingClientRect();
+      openPartMenu(part.id, rect.left + 40, rect.bottom);
+    }
+  };
   return (
     <li
       ref={row}
       className={classes}
       role="option"
+      tabIndex={0}
       aria-selected={selected}
       data-testid={`part-row-${part.id}`}
       title={`${label}\nid: ${part.id}\nfile: ${fileNameOf(part.sourcePath)}, body ${part.body + 1}\n${formatCount(part.triangles)} triangles${part.closed ? '' : '\nopen surface: no volume'}`}
       onMouseEnter={() => hoverPart(part.id)}
       onMouseLeave={() => hoverPart(null)}
-      onClick={(e) => selectPart(part.id, e.shiftKey ? 'range' : e.ctrlKey || e.metaKey ? 'toggle' : 'replace')}
+      onClick={select}
+      onKeyDown={onKeyDown}
+      onContextMenu={(e) => {
+        e.preventDefault();
+        openPartMenu(part.id, e.clientX, e.clientY);
+      }}
       onDoubleClick={() => {
         selectPart(part.id, 'replace');
         requestCamera({ kind: 'fitSelection' });
@@ -109,10 +174,13 @@ const PartRow = memo(function PartRow({ part, index, label }: { part: PartInfo; 
         onClick={(e) => e.stopPropagation()}
         onChange={(e) => setVisible([part.id], e.target.checked)}
       />
-      <svg className="swatch" viewBox="0 0 10 10" aria-hidden="true">
-        <rect width="10" height="10" rx="2" fill={color} />
-      </svg>
+      <ColorSwatch partId={part.id} label={label} color={color} />
       <span className="label">{label}</span>
+      {set && (
+        <span className={`set-badge set-${set.toLowerCase()}`} title={`In set ${set}`}>
+          {set}
+        </span>
+      )}
       {!part.closed && (
         <span className="badge" title="Open surface: volumes and containment are not available">
           open
@@ -122,3 +190,35 @@ const PartRow = memo(function PartRow({ part, index, label }: { part: PartInfo; 
     </li>
   );
 });
+
+/**
+ * The part's colour as a picker. The choice goes to the host when the picker closes (the
+ * element's `change` event), not on every step of the picker.
+ */
+function ColorSwatch({ partId, label, color }: { partId: string; label: string; color: string }) {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const el = input.current;
+    if (!el) return;
+    el.value = color;
+    const onChange = () => {
+      const s = appStore.getState();
+      const ids = s.selectedParts.includes(partId) ? [...s.selectedParts] : [partId];
+      if (el.value.toLowerCase() !== color.toLowerCase()) void s.setPartColor(ids, el.value);
+    };
+    el.addEventListener('change', onChange);
+    return () => el.removeEventListener('change', onChange);
+  }, [partId, color]);
+  return (
+    <input
+      ref={input}
+      type="color"
+      className="swatch"
+      defaultValue={color}
+      aria-label={`Colour of ${label}`}
+      title="Colour (applies to the selected parts when this one is among them)"
+      onClick={(e) => e.stopPropagation()}
+      data-testid={`part-color-${partId}`}
+    />
+  );
+}

@@ -3,12 +3,11 @@
  * Every button runs a command (the same path as keyboard shortcuts and the native menu).
  */
 import { useEffect, useState } from 'react';
-import type { MenuCommand } from '../../src-main/contract/host';
 import { useApp } from '../appStore';
 import { mmFieldText, parseMmInput } from '../state/format';
-import { foregroundJob } from '../state/selectors';
+import type { AppCommand, CheckScopeKind } from '../state/types';
 
-export function CommandButton(props: { command: MenuCommand; label: string; title: string; disabled?: boolean; testId?: string; primary?: boolean; pressed?: boolean }) {
+export function CommandButton(props: { command: AppCommand; label: string; title: string; disabled?: boolean; testId?: string; primary?: boolean; pressed?: boolean }) {
   const runCommand = useApp((s) => s.runCommand);
   return (
     <button
@@ -29,7 +28,6 @@ export function Toolbar() {
   const hasDoc = useApp((s) => s.doc !== null);
   const dirty = useApp((s) => s.doc?.dirty ?? false);
   const running = useApp((s) => s.check.running);
-  const hasJob = useApp((s) => foregroundJob(s) !== null);
   const hasOutcome = useApp((s) => s.check.outcome !== null);
   const busy = useApp((s) => s.busy);
   const connected = useApp((s) => s.connection === 'connected');
@@ -41,17 +39,47 @@ export function Toolbar() {
         <CommandButton command="file.save" label={dirty ? 'Save •' : 'Save'} title="Save the assembly (Ctrl+S)" disabled={!hasDoc || busy !== null} testId="save-button" />
       </div>
       <div className="toolbar-group">
-        <CommandButton command="check.run" label={running ? 'Checking…' : 'Check'} title="Check every pair of parts (F5 or Ctrl+Enter)" disabled={!hasDoc || running} testId="check-button" primary />
-        <CommandButton command="check.cancel" label="Cancel" title="Cancel the running job (Esc)" disabled={!hasJob} testId="cancel-button" />
+        <CommandButton command="check.run" label={running ? 'Checking…' : 'Check'} title="Run the check with the chosen scope (F5 or Ctrl+Enter)" disabled={!hasDoc || running} testId="check-button" primary />
+        <ScopeSelect />
         <CheckSettings />
       </div>
       <div className="toolbar-group">
         <CommandButton command="file.exportReport" label="Export report…" title="Export the last check as HTML, CSV or JSON (Ctrl+E)" disabled={!hasOutcome} testId="export-button" />
+        <CommandButton command="file.batchCheck" label="Batch check…" title="Check several saved assemblies and write a report for each" disabled={!connected} testId="batch-button" />
       </div>
       <div className="toolbar-group toolbar-end">
         <CommandButton command="help.shortcuts" label="?" title="Keyboard shortcuts (F1)" />
       </div>
     </header>
+  );
+}
+
+const SCOPES: { kind: CheckScopeKind; label: string }[] = [
+  { kind: 'all', label: 'All pairs' },
+  { kind: 'selection', label: 'Selection vs rest' },
+  { kind: 'sets', label: 'Set A vs set B' },
+];
+
+/** Which pairs the Check button checks. */
+function ScopeSelect() {
+  const scope = useApp((s) => s.checkScope);
+  const setCheckScope = useApp((s) => s.setCheckScope);
+  const hasDoc = useApp((s) => s.doc !== null);
+  return (
+    <select
+      aria-label="Pairs to check"
+      title="All pairs; the selected parts against every other part; or every part of set A against every part of set B (sets are chosen in the part list)"
+      value={scope}
+      disabled={!hasDoc}
+      onChange={(e) => setCheckScope(e.target.value as CheckScopeKind)}
+      data-testid="check-scope"
+    >
+      {SCOPES.map((s) => (
+        <option key={s.kind} value={s.kind}>
+          {s.label}
+        </option>
+      ))}
+    </select>
   );
 }
 
