@@ -22,6 +22,7 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { EVENTS, type EventChannel, type HostError } from '../contract/host.js';
 import { decodeMessage, encodeMessage, parseWireMessage, WireError, type WireMessage } from '../contract/wire.js';
+import { contentTypeOf } from '../services/contentTypes.js';
 import { HostRequestFailure, type HostServiceApi } from '../services/hostTypes.js';
 
 export interface BridgeOptions {
@@ -47,27 +48,6 @@ export interface BridgeHandle {
 export const BRIDGE_HOST = '127.0.0.1';
 export const BRIDGE_PATH = '/host';
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 /** The page's Content-Security-Policy: own scripts only, no plugins, no framing, no foreign connections. */
 export function bridgeContentSecurityPolicy(port: number): string {
@@ -192,7 +172,7 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeHandle>
     const s = await stat(file);
     res.writeHead(200, {
       ...securityHeaders(),
-      'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Type': contentTypeOf(file),
       'Content-Length': s.size,
     });
     if (req.method === 'HEAD') {

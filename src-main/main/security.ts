@@ -14,6 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Session, WebContents } from 'electron';
+import { contentTypeOf } from '../services/contentTypes.js';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'interfere';
@@ -100,30 +101,6 @@ export function isTrustedSender(event: IpcEventLike, contents: TrustedContents |
 // ------------------------------------------------------------------------------------------------
 // Serving the renderer
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-export function contentTypeOf(file: string): string {
-  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-}
 
 /**
  * The file under `rootDir` an app:// URL names, or null when the URL is not ours or would leave
