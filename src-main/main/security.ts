@@ -101,7 +101,6 @@ export function isTrustedSender(event: IpcEventLike, contents: TrustedContents |
 // ------------------------------------------------------------------------------------------------
 // Serving the renderer
 
-
 /**
  * The file under `rootDir` an app:// URL names, or null when the URL is not ours or would leave
  * the folder: `..` segments (also percent-encoded), backslashes, drive letters, NUL. `/` is
