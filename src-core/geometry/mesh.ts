@@ -8,6 +8,7 @@
  * back to them so results always speak of original triangle numbers.
  */
 import { orient2d } from './predicates.js';
+import { weld } from './weld.js';
 
 export interface TriangleMesh {
   readonly positions: Float64Array;
@@ -138,47 +139,5 @@ export function createMesh(positions: Float64Array, indices: Uint32Array): Trian
  * first occurrence's vertex order. Linear time (open-addressing hash on the coordinate bits).
  */
 export function weldVertices(positions: Float64Array, indices?: Uint32Array): { positions: Float64Array; indices: Uint32Array } {
-  const n = positions.length / 3;
-  let size = 16;
-  while (size < n * 2) size *= 2;
-  const mask = size - 1;
-  const table = new Int32Array(size).fill(-1);
-  const remap = new Uint32Array(n);
-  const out = new Float64Array(positions.length);
-  const f = new Float64Array(1);
-  const u = new Uint32Array(f.buffer);
-  let count = 0;
-  for (let v = 0; v < n; v++) {
-    const x = positions[3 * v] + 0, y = positions[3 * v + 1] + 0, z = positions[3 * v + 2] + 0; // + 0 turns −0 into 0
-    let h = 0x811c9dc5;
-    f[0] = x; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
-    f[0] = y; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
-    f[0] = z; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
-    h ^= h >>> 15;
-    let slot = h & mask;
-    for (;;) {
-      const w = table[slot];
-      if (w < 0) {
-        table[slot] = count;
-        out[3 * count] = x; out[3 * count + 1] = y; out[3 * count + 2] = z;
-        remap[v] = count++;
-        break;
-      }
-      if (out[3 * w] === x && out[3 * w + 1] === y && out[3 * w + 2] === z) {
-        remap[v] = w;
-        break;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-  const srcIdx = indices ?? identityIndices(n);
-  const idx = new Uint32Array(srcIdx.length);
-  for (let i = 0; i < srcIdx.length; i++) idx[i] = remap[srcIdx[i]];
-  return { positions: out.slice(0, 3 * count), indices: idx };
-}
-
-function identityIndices(n: number): Uint32Array {
-  const a = new Uint32Array(n);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
+  return weld(positions, indices);
 }

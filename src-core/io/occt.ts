@@ -35,7 +35,7 @@
 import type { OcctMesh, OcctReader, OcctResult } from 'occt-import-js';
 import { checkBodyTriangles, checkFileSize, checkFileTriangles, limitsOf } from './limits.js';
 import type { EffectiveLimits, ImportLimits } from './limits.js';
-import { weld } from './weld.js';
+import { weld } from '../geometry/weld.js';
 import {
   ImportError,
   checkAborted,

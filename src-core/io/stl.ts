@@ -17,8 +17,8 @@ import { LIMIT_HINTS, checkBodyTriangles, checkFileSize, limitsOf, maxBodyTriang
 import type { EffectiveLimits } from './limits.js';
 import { runSteps, runStepsAsync } from './steps.js';
 import type { Steps } from './steps.js';
-import { weldSteps } from './weld.js';
-import type { Welded } from './weld.js';
+import { weldSteps } from '../geometry/weld.js';
+import type { Welded } from '../geometry/weld.js';
 import {
   ImportError,
   checkAborted,

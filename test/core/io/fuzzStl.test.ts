@@ -14,8 +14,7 @@ import { parseStl, parseStlAsync } from '../../../src-core/io/stl.js';
 import { DEFAULT_IMPORT_LIMITS } from '../../../src-core/io/limits.js';
 import { ImportError } from '../../../src-core/io/types.js';
 import type { LengthUnit } from '../../../src-core/io/types.js';
-import { weldVertices } from '../../../src-core/geometry/mesh.js';
-import { weld } from '../../../src-core/io/weld.js';
+import { WELD_STEP_VERTICES, weld, weldSteps } from '../../../src-core/geometry/weld.js';
 import { HOSTILE_NUMBERS, REPEATED_TOKENS, Tally, checkImport, fraction, mutateAll, mutationArb, readData } from './fuzzHelpers.js';
 
 const STL_CASE_MS = 10_000;
@@ -282,16 +281,49 @@ describe('STL limits, progress and cancellation', () => {
     expect(checkpoints).toBeLessThan(8);
   });
 
-  it('welding gives exactly weldVertices\' result (seed 6009)', () => {
+  it('welding in steps equals a keyed oracle, also across checkpoints (seed 6009)', () => {
+    /** First occurrence of each exact coordinate triple (−0 as 0), triangles as given. */
+    const oracle = (positions: Float64Array): { positions: number[]; indices: number[] } => {
+      const seen = new Map<string, number>();
+      const out: number[] = [];
+      const indices: number[] = [];
+      for (let v = 0; v < positions.length / 3; v++) {
+        const p = [positions[3 * v] + 0, positions[3 * v + 1] + 0, positions[3 * v + 2] + 0];
+        const key = p.join(',');
+        let w = seen.get(key);
+        if (w === undefined) {
+          w = seen.size;
+          seen.set(key, w);
+          out.push(...p);
+        }
+        indices.push(w);
+      }
+      return { positions: out, indices };
+    };
     fc.assert(
       fc.property(fc.array(fc.constantFrom(0, -0, 1, 2, 0.5, 1e300, -3), { minLength: 0, maxLength: 120 }), (xs) => {
         const positions = Float64Array.from(xs.slice(0, xs.length - (xs.length % 3)));
         const a = weld(positions);
-        const b = weldVertices(positions);
-        expect(Array.from(a.positions)).toEqual(Array.from(b.positions));
-        expect(Array.from(a.indices)).toEqual(Array.from(b.indices));
+        const b = oracle(positions);
+        expect(Array.from(a.positions)).toEqual(b.positions);
+        expect(Array.from(a.indices)).toEqual(b.indices);
       }),
       { seed: 6009, numRuns: 500 },
     );
+    // More vertices than one step: the checkpoint comes, and the hash table carries across it.
+    const n = WELD_STEP_VERTICES + 1234;
+    const positions = new Float64Array(3 * n);
+    for (let i = 0; i < 3 * n; i++) positions[i] = (Math.imul(i + 1, 2654435761) >>> 0) % 61;
+    const steps = weldSteps(positions);
+    const checkpoints: number[] = [];
+    let r = steps.next();
+    while (!r.done) {
+      checkpoints.push(r.value);
+      r = steps.next();
+    }
+    expect(checkpoints).toEqual([WELD_STEP_VERTICES]);
+    const b = oracle(positions);
+    expect(Array.from(r.value.indices)).toEqual(b.indices);
+    expect(Array.from(r.value.positions)).toEqual(b.positions);
   });
 });

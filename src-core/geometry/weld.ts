@@ -1,8 +1,8 @@
 /**
- * Vertex welding for the importers, in steps: the same result as weldVertices (geometry/mesh.ts) —
- * vertices with exactly equal coordinates merged (−0 equals 0), first occurrences in order,
- * triangle order kept — computed in slices so that an importer can check for cancellation, report
- * progress and let the host's event loop run between them.
+ * Vertex welding: vertices with exactly equal coordinates merged (−0 equals 0), first occurrences
+ * in order, triangle order kept. weldSteps computes it in slices so that an importer can check for
+ * cancellation, report progress and let the host's event loop run between them; weld (and
+ * weldVertices in mesh.ts) runs it at once.
  *
  * The hash ends with a full 32-bit avalanche (MurmurHash3's finaliser). FNV-1a over the
  * coordinates' bits followed by a single shift leaves grid-like inputs (integer or evenly spaced
