@@ -21,7 +21,6 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { OcctResult } from 'occt-import-js';
 import type { OcctFormat, OcctModule, OcctProvider, OcctReadContext, OcctRemoteModule, OcctRemoteRead } from '../../src-core/io/occt.js';
@@ -29,6 +28,7 @@ import { timeoutProblem } from '../../src-core/io/limits.js';
 import { ImportError } from '../../src-core/io/types.js';
 import { nodeOcctProvider } from './occtNode.js';
 import type { OcctWorkerData, OcctWorkerMessage, OcctWorkerRequest } from './occtWorkerThread.js';
+import { servicesModuleFile } from './moduleFile.js';
 
 /** How to start the worker: a script file, or (TypeScript sources) code evaluated as CommonJS. */
 export interface OcctWorkerEntry {
@@ -77,29 +77,12 @@ export type OcctWorkerProvider = OcctProvider & {
 // ------------------------------------------------------------------------------------------------
 // Finding the entry
 
-/** This module's file: the bundle when bundled (CommonJS), else the TypeScript source. */
-function thisModuleFile(): string {
-  // CommonJS (the esbuild bundles) and vitest define __filename; ES modules under tsx do not (and
-  // esbuild empties import.meta in CommonJS output): the raw call site names the module instead.
-  if (typeof __filename === 'string') return __filename;
-  const saved = Error.prepareStackTrace;
-  try {
-    Error.prepareStackTrace = (_error, frames) => frames;
-    const frames = new Error().stack as unknown as NodeJS.CallSite[];
-    const name = frames[0]?.getFileName();
-    if (!name) throw new Error('cannot tell where the OpenCascade worker module lives');
-    return name.startsWith('file:') ? fileURLToPath(name) : name;
-  } finally {
-    Error.prepareStackTrace = saved;
-  }
-}
-
 /**
  * The worker's entry: next to the TypeScript sources, a small CommonJS program that registers tsx
  * and imports occtWorkerThread.ts (worker threads do not inherit the parent's loader); in the
  * bundles, dist/node/compute/occtWorker.cjs.
  */
-export function findOcctWorker(from: string = thisModuleFile()): OcctWorkerEntry {
+export function findOcctWorker(from: string = servicesModuleFile()): OcctWorkerEntry {
   const dir = path.dirname(from);
   if (/\.[cm]?ts$/.test(from)) {
     const api = createRequire(from).resolve('tsx/cjs/api');

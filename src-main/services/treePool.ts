@@ -23,7 +23,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { createMesh, MeshError } from '../../src-core/geometry/mesh.js';
 import { buildObbTree, DEFAULT_LEAF_SIZE } from '../../src-core/obbtree/build.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
@@ -34,6 +34,7 @@ import {
 } from '../contract/compute.js';
 import { forkNodeChild, type ChildHandle, type ForkFn } from './spawn.js';
 import { TreeCache } from './treeCache.js';
+import { servicesModuleFile } from './moduleFile.js';
 
 // ------------------------------------------------------------------------------------------------
 // Public types
@@ -127,31 +128,13 @@ const MAX_START_FAILURES = 2;
 // ------------------------------------------------------------------------------------------------
 // Finding the child's entry
 
-/** This module's file: the bundle when bundled (CommonJS), else the TypeScript source. */
-function thisModuleFile(): string {
-  // CommonJS (the esbuild bundles) and vitest define __filename; ES modules under tsx do not, and
-  // `import.meta` is not used because esbuild empties it in CommonJS output. The raw call site of
-  // this function names the module instead (raw: not source-mapped).
-  if (typeof __filename === 'string') return __filename;
-  const saved = Error.prepareStackTrace;
-  try {
-    Error.prepareStackTrace = (_error, frames) => frames;
-    const frames = new Error().stack as unknown as NodeJS.CallSite[];
-    const name = frames[0]?.getFileName();
-    if (!name) throw new Error('cannot tell where the tree pool module lives');
-    return name.startsWith('file:') ? fileURLToPath(name) : name;
-  } finally {
-    Error.prepareStackTrace = saved;
-  }
-}
-
 /**
  * The default child entry, found from `from` (default: this module's own file):
  * - running from the TypeScript sources: src-main/compute/treeWorker.ts under tsx;
  * - running from a bundle in dist/node/<folder>/: the bundled dist/node/compute/treeWorker.cjs
  *   (also looked for next to the bundle). Throws if no bundled worker is found.
  */
-export function findTreeWorker(from: string = thisModuleFile()): TreeWorkerEntry {
+export function findTreeWorker(from: string = servicesModuleFile()): TreeWorkerEntry {
   const dir = path.dirname(from);
   if (/\.[cm]?ts$/.test(from)) {
     const tsx = createRequire(from).resolve('tsx');
