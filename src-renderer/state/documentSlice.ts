@@ -129,7 +129,10 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
         } catch (error) {
           set({ connection: 'failed' });
           get().reportError('Could not start', error);
+          return;
         }
+        // Unsaved work an earlier run left behind is offered once the window shows its document.
+        await get().checkRecoverable();
       },
 
       disconnect() {

@@ -44,6 +44,20 @@ export function formatClock(epochMs: number): string {
   return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
+/**
+ * A moment given as ISO 8601, in local time to the minute: "2026-11-29 14:03"; "today 14:03" on
+ * the day of `nowMs`. Text that is not a date is returned as it is.
+ */
+export function formatDateTime(iso: string, nowMs: number = Date.now()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+  const now = new Date(nowMs);
+  const today = `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
+  return `${day === today ? 'today' : day} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
 /** Percent of work done, 0–100, or null when the total is unknown. */
 export function percentDone(done: number, total: number): number | null {
   if (!(total > 0) || !Number.isFinite(done)) return null;

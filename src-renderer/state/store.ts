@@ -2,8 +2,9 @@
  * The renderer's one store, built from slices: document (host connection, open document, display
  * geometry loading), selection, check (jobs, outcome, results table order), view (projection,
  * visibility, camera requests, dialogs), notices (errors and messages), commands, placement
- * (gizmo, undo, live check), review (check scope and sets, colours, ignore rules, statuses) and
- * inspect (the selected result's volume and traversal view).
+ * (gizmo, undo, live check), review (check scope and sets, colours, ignore rules, statuses),
+ * inspect (the selected result's volume and traversal view) and recovery (unsaved work an earlier
+ * run left behind).
  *
  * `createAppStore` is free of the DOM and of three: tests build it with a fake host and a fake
  * geometry registry; the app builds it once with the real registry (see ./appStore.ts).
@@ -16,6 +17,7 @@ import { createDocumentSlice } from './documentSlice';
 import { createInspectSlice } from './inspectSlice';
 import { createNoticeSlice } from './noticeSlice';
 import { createPlacementSlice } from './placementSlice';
+import { createRecoverySlice } from './recoverySlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSelectionSlice } from './selectionSlice';
 import type { AppState, StoreDeps } from './types';
@@ -34,6 +36,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
   const placementSlice = createPlacementSlice(ctx);
   const reviewSlice = createReviewSlice();
   const inspectSlice = createInspectSlice();
+  const recoverySlice = createRecoverySlice(ctx);
   return createStore<AppState>()((...a) => ({
     ...documentSlice(...a),
     ...selectionSlice(...a),
@@ -44,5 +47,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...placementSlice(...a),
     ...reviewSlice(...a),
     ...inspectSlice(...a),
+    ...recoverySlice(...a),
   }));
 }

@@ -14,6 +14,7 @@ import type {
   BodyGeometry,
   OverlapSolidInfo,
   PairTrace,
+  RecoverableDocument,
   ResultStatus,
   Settings,
 } from '../../src-main/contract/host';
@@ -68,7 +69,10 @@ export interface DocumentSlice {
   /** A request that blocks document actions ('Opening…', 'Saving…'), or null. */
   busy: string | null;
 
-  /** Binds the store to a host: subscribes to its events and shows its startup document. */
+  /**
+   * Binds the store to a host: subscribes to its events, shows its startup document, then offers
+   * unsaved work of earlier runs (checkRecoverable).
+   */
   connect(host: HostApi): Promise<void>;
   /** Stops listening to the host. */
   disconnect(): void;
@@ -175,7 +179,7 @@ export type CameraCommand =
   /** Look from a direction (from the target towards the camera), e.g. a face of the view cube. */
   | { readonly kind: 'direction'; readonly direction: readonly [number, number, number] };
 
-export type DialogKind = 'open' | 'import' | 'saveAs' | 'export' | 'batch' | 'shortcuts' | 'ignore';
+export type DialogKind = 'open' | 'import' | 'saveAs' | 'export' | 'batch' | 'shortcuts' | 'ignore' | 'recovery';
 
 export interface ViewSlice {
   projection: 'perspective' | 'orthographic';
@@ -342,6 +346,27 @@ export interface InspectSlice {
   syncInspect(): void;
 }
 
+// ------------------------------------------------------------------------------------------------
+// Recovery of unsaved work an earlier run left behind
+
+export interface RecoveryState {
+  /** Unsaved work of earlier runs still offered, newest first (as the host lists it). */
+  readonly documents: readonly RecoverableDocument[];
+  /** The entry being recovered or discarded, or null. */
+  readonly pending: string | null;
+}
+
+export interface RecoverySlice {
+  recovery: RecoveryState;
+
+  /** Asks the host for unsaved work of earlier runs; opens the Recover dialog when there is any. */
+  checkRecoverable(): Promise<void>;
+  /** Opens an entry as it was last autosaved (with unsaved changes) in place of the current document. */
+  recoverDocument(recoveryId: string): Promise<void>;
+  /** Deletes an entry's recovery file, after the user confirms. */
+  discardRecovery(recoveryId: string): Promise<void>;
+}
+
 export type AppState = DocumentSlice &
   SelectionSlice &
   CheckSlice &
@@ -350,7 +375,8 @@ export type AppState = DocumentSlice &
   CommandSlice &
   PlacementSlice &
   ReviewSlice &
-  InspectSlice;
+  InspectSlice &
+  RecoverySlice;
 
 /** zustand's `set` and `get` as the slices use them. */
 export type SetState = (partial: Partial<AppState> | ((state: AppState) => Partial<AppState>)) => void;

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useApp } from '../appStore';
-import { formatCount, percentDone } from '../state/format';
+import { formatCount, formatDateTime, percentDone } from '../state/format';
 import { SHORTCUTS } from '../state/shortcuts';
 import type { DialogKind, ReportFormat } from '../state/types';
 
@@ -31,10 +31,22 @@ function DialogFor({ kind }: { kind: DialogKind }) {
       return <ShortcutsDialog />;
     case 'ignore':
       return <IgnoreDialog />;
+    case 'recovery':
+      return <RecoveryDialog />;
   }
 }
 
-function Modal(props: { title: string; children: ReactNode; onSubmit?: () => void; submitLabel?: string; submitDisabled?: boolean; testId: string; wide?: boolean }) {
+function Modal(props: {
+  title: string;
+  children: ReactNode;
+  onSubmit?: () => void;
+  submitLabel?: string;
+  submitDisabled?: boolean;
+  /** The label of the button that closes the dialog (default Cancel, or Close without a submit). */
+  closeLabel?: string;
+  testId: string;
+  wide?: boolean;
+}) {
   const close = useApp((s) => s.closeDialog);
   const box = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -51,7 +63,7 @@ function Modal(props: { title: string; children: ReactNode; onSubmit?: () => voi
         {props.children}
         <div className="modal-actions">
           <button type="button" onClick={close}>
-            {props.onSubmit ? 'Cancel' : 'Close'}
+            {props.closeLabel ?? (props.onSubmit ? 'Cancel' : 'Close')}
           </button>
           {props.onSubmit && (
             <button type="submit" className="primary" disabled={props.submitDisabled}>
@@ -371,6 +383,52 @@ function ShortcutsDialog() {
         </tbody>
       </table>
       <p className="hint">Mouse: left-drag to orbit, right-drag or Shift-drag to pan, wheel to zoom towards the cursor. Click a part or a result to select it; double-click to frame it.</p>
+    </Modal>
+  );
+}
+
+/**
+ * Unsaved work an earlier run left behind (it stopped without saving): recover each document (it
+ * opens with its unsaved changes, to be saved) or discard it; Later keeps it for the next start.
+ */
+function RecoveryDialog() {
+  const documents = useApp((s) => s.recovery.documents);
+  const pending = useApp((s) => s.recovery.pending);
+  const recoverDocument = useApp((s) => s.recoverDocument);
+  const discardRecovery = useApp((s) => s.discardRecovery);
+  return (
+    <Modal title="Recover unsaved work" testId="dialog-recovery" closeLabel="Later" wide>
+      <p className="hint">
+        {documents.length === 1 ? 'This document was' : 'These documents were'} not saved when the application last stopped. Recover opens a document as it was
+        last autosaved, with its changes still to be saved; Discard deletes them for good.
+      </p>
+      <ul className="recovery-list">
+        {documents.map((d) => (
+          <li key={d.recoveryId} className="recovery-entry" data-testid="recovery-entry" data-recovery-id={d.recoveryId}>
+            <div className="recovery-info">
+              <strong className="recovery-name">{d.name || 'Untitled assembly'}</strong>
+              {d.originalPath ? (
+                <code className="recovery-path" title={d.originalPath}>
+                  {d.originalPath}
+                </code>
+              ) : (
+                <span className="muted">never saved</span>
+              )}
+              <span className="muted" title={d.savedAt}>
+                autosaved {formatDateTime(d.savedAt)}
+              </span>
+            </div>
+            <div className="recovery-actions">
+              <button type="button" className="primary" disabled={pending !== null} onClick={() => void recoverDocument(d.recoveryId)} data-testid="recovery-recover">
+                {pending === d.recoveryId ? 'Working…' : 'Recover'}
+              </button>
+              <button type="button" disabled={pending !== null} onClick={() => void discardRecovery(d.recoveryId)} data-testid="recovery-discard">
+                Discard
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
     </Modal>
   );
 }

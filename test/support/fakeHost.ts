@@ -140,7 +140,8 @@ export interface FakeHost {
 
 /**
  * A host with one document of two cubes. Default answers: app.info with the document,
- * doc.geometry with cubes for the keys asked, check.run with job-1 (no events: tests emit them).
+ * doc.geometry with cubes for the keys asked, check.run with job-1 (no events: tests emit them),
+ * doc.recoverable with nothing to recover.
  */
 export function createFakeHost(doc: DocumentInfo = documentInfo(), host: 'electron' | 'bridge' = 'bridge'): FakeHost {
   const handlers = new Map<string, Handler>();
@@ -153,6 +154,7 @@ export function createFakeHost(doc: DocumentInfo = documentInfo(), host: 'electr
   handlers.set('check.run', () => ({ jobId: 'job-1' }));
   handlers.set('job.cancel', () => ({ cancelled: true }));
   handlers.set('doc.close', () => ({ closed: true }));
+  handlers.set('doc.recoverable', () => ({ documents: [] }));
   const transport: HostTransport = {
     async invoke(channel, request) {
       calls.push([channel, request as Record<string, unknown>]);
