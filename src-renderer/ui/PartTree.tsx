@@ -48,6 +48,15 @@ export function PartTree() {
           <button type="button" title="Hide the selected parts (H)" disabled={selectedCount === 0} onClick={() => runCommand('view.hide')}>
             Hide
           </button>
+          <button
+            type="button"
+            title="Add every body of a CAD or STL file to this assembly as parts"
+            disabled={!doc}
+            onClick={() => runCommand('file.import', 'ui')}
+            data-testid="import-button"
+          >
+            Import…
+          </button>
         </div>
       </div>
       <SetBar />
