@@ -305,7 +305,7 @@ async function checkPair(
   const threshold = Math.max(1e-3, 1e-9 * Math.min(boundsVolume(A.bounds), boundsVolume(B.bounds)));
 
   if (hits.pairCount > 0) {
-    const depth = crossingDepth(A.part, B.part, rel, pairs, tol);
+    const depth = crossingDepth(A.part, B.part, rel, pairs, tol, isClosed(A) && isClosed(B));
     let volume: number | null = null;
     let centroid: [number, number, number] | null = null;
     let interferes = depth > tol;

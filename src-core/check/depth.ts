@@ -12,6 +12,11 @@
  *     through-going overlaps where no vertex is inside: a wall passing through a 0.2 mm layer.
  * For crossing chords of two tessellated circles the walks stay within the thin lens between the
  * chords, so the depth stays at the tessellation's scale.
+ *  3. for two closed parts whose surfaces only touch (faces in each other's planes, edges lying in
+ *     faces — boxes overlapping with flush sides, a duplicated part), where no vertex is inside and
+ *     no crossing is transversal: a point just under each touching triangle (its centre, moved
+ *     into its own part by twice the floor). A point deeper than the floor in both parts proves
+ *     that they share a volume; it reports its depth in the other part.
  */
 import type { TriangleMesh } from '../geometry/mesh.js';
 import { volumeProps } from '../geometry/meshProps.js';
@@ -61,9 +66,10 @@ const TMP = new Float64Array(3);
  * Depth of the crossing of parts a and b, given B's placement in A's frame (row-major 4×4 or its
  * first 12 numbers) and their intersecting triangle pairs [ia, ib, …]. Depths up to `floor` (the
  * touch tolerance) only matter as "not deeper than the floor", so the result is exact when it
- * exceeds the floor and otherwise a value at most the floor.
+ * exceeds the floor and otherwise a value at most the floor. `closed`: both parts are closed
+ * solids, so that points under their surfaces can be probed (3.).
  */
-export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<number>, pairs: Uint32Array, floor: number): number {
+export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<number>, pairs: Uint32Array, floor: number, closed = false): number {
   const rel = fromRows(relRows); // B → A
   const inv = invert(rel); // A → B
   let depth = 0;
@@ -117,7 +123,74 @@ export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<num
       depth = walk(TB, TA, signA, a, null, ia, depth, floor);
     }
   }
+
+  // 3. Under touching triangles of closed parts, when nothing above found an overlap. Every
+  // triangle is probed (the same cap as the walks), so that the depth is the overlap's, not the
+  // first probe's.
+  if (closed && !(depth > floor)) {
+    const probedA = new Set<number>(), probedB = new Set<number>();
+    for (let k = 0; k < count; k += step) {
+      const ia = pairs[2 * k], ib = pairs[2 * k + 1];
+      if (!probedA.has(ia)) {
+        probedA.add(ia);
+        depth = underSurface(a, ia, signA, null, b, inv, depth, floor);
+      }
+      if (!probedB.has(ib)) {
+        probedB.add(ib);
+        depth = underSurface(b, ib, signB, rel, a, null, depth, floor);
+      }
+    }
+  }
   return depth;
+}
+
+/**
+ * Probe 3: the centre of triangle `tri` of `own`, moved into `own` by twice the floor (or a
+ * millionth of the triangle when the floor is 0); when that point lies deeper than the floor in
+ * `own` and in `other`, the larger of `depth`, its depth in `other` and the centre's own depth in
+ * `other` (a face lying inside the other part). `toA` maps own's frame to A's (null: own is A);
+ * `toOther` maps A's frame to other's (null: other is A).
+ */
+function underSurface(
+  own: CheckPart, tri: number, ownSign: number, toA: Float64Array | null,
+  other: CheckPart, toOther: Float64Array | null, depth: number, floor: number,
+): number {
+  const P = own.mesh.positions, I = own.mesh.indices;
+  for (let c = 0; c < 3; c++) {
+    const v = 3 * I[3 * tri + c];
+    TA[3 * c] = P[v]; TA[3 * c + 1] = P[v + 1]; TA[3 * c + 2] = P[v + 2];
+  }
+  const n = normal(TA);
+  if (n[0] === 0 && n[1] === 0 && n[2] === 0) return depth;
+  const size = Math.max(
+    Math.hypot(TA[3] - TA[0], TA[4] - TA[1], TA[5] - TA[2]),
+    Math.hypot(TA[6] - TA[0], TA[7] - TA[1], TA[8] - TA[2]),
+  );
+  const inset = floor > 0 ? 2 * floor : 1e-6 * size;
+  // Inward: against the outward normal.
+  const s = -ownSign * inset;
+  const qx = (TA[0] + TA[3] + TA[6]) / 3 + s * n[0];
+  const qy = (TA[1] + TA[4] + TA[7]) / 3 + s * n[1];
+  const qz = (TA[2] + TA[5] + TA[8]) / 3 + s * n[2];
+  // Deeper than the floor in its own part?
+  if (pointMeshDistance(own.tree, qx, qy, qz, floor) <= floor || !pointInMesh(own.tree, qx, qy, qz)) return depth;
+  const under = deeper(other, ...inOther(qx, qy, qz, toA, toOther), 0, floor);
+  if (!(under > floor)) return depth;
+  const centre = deeper(other, ...inOther(qx - s * n[0], qy - s * n[1], qz - s * n[2], toA, toOther), 0, floor);
+  return Math.max(depth, under, centre);
+}
+
+/** A point of own's frame in the other part's frame (see underSurface). */
+function inOther(x: number, y: number, z: number, toA: Float64Array | null, toOther: Float64Array | null): [number, number, number] {
+  if (toA) {
+    apply(toA, x, y, z, TMP, 0);
+    x = TMP[0]; y = TMP[1]; z = TMP[2];
+  }
+  if (toOther) {
+    apply(toOther, x, y, z, TMP, 0);
+    x = TMP[0]; y = TMP[1]; z = TMP[2];
+  }
+  return [x, y, z];
 }
 
 /**
