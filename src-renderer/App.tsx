@@ -16,10 +16,12 @@ import { Toolbar } from './ui/Toolbar';
 import { useShortcuts } from './ui/useShortcuts';
 import { ViewToolbar } from './ui/ViewToolbar';
 import { useDocumentTitle } from './ui/useDocumentTitle';
+import { useFileHandoff } from './ui/useFileHandoff';
 
 export function App() {
   useShortcuts();
   useDocumentTitle();
+  useFileHandoff();
   return (
     <div className="app">
       <Toolbar />

@@ -52,6 +52,31 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
       return host;
     }
 
+    /**
+     * Opens a document through `open` (a path, a dialog, a dropped file), asking first when the
+     * current one has unsaved changes; the previous document is closed on the host.
+     */
+    async function openVia(host: HostApi, what: string | null, open: () => Promise<DocumentInfo | null>): Promise<void> {
+      const prev = get().doc;
+      if (prev?.dirty && !confirm(`${prev.name} has unsaved changes. Open another file and discard them?`)) return;
+      set({ busy: what !== null ? `Opening ${what}` : 'Opening' });
+      try {
+        const doc = await open();
+        if (!doc) return;
+        get().receiveDocument(doc);
+        if (prev && prev.id !== doc.id) {
+          host.docClose({ docId: prev.id }).catch(() => {
+            // At worst the old document stays in the host's memory; nothing for the user to do.
+          });
+        }
+      } catch (error) {
+        get().reportError('Could not open the file', error, what);
+      } finally {
+        endFileJobs();
+        set({ busy: null });
+      }
+    }
+
     async function loadGeometry(doc: DocumentInfo): Promise<void> {
       const host = get().host;
       const keys = new Set(doc.parts.map((p) => p.bodyKey));
@@ -200,24 +225,13 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
       async openDocument(path) {
         const host = requireHost('open a file');
         if (!host) return;
-        const prev = get().doc;
-        if (prev?.dirty && !confirm(`${prev.name} has unsaved changes. Open another file and discard them?`)) return;
-        set({ busy: path ? `Opening ${path}` : 'Opening' });
-        try {
-          const doc = await host.docOpen(path !== undefined ? { path } : {});
-          if (!doc) return;
-          get().receiveDocument(doc);
-          if (prev && prev.id !== doc.id) {
-            host.docClose({ docId: prev.id }).catch(() => {
-              // At worst the old document stays in the host's memory; nothing for the user to do.
-            });
-          }
-        } catch (error) {
-          get().reportError('Could not open the file', error, path ?? null);
-        } finally {
-          endFileJobs();
-          set({ busy: null });
-        }
+        await openVia(host, path ?? null, () => host.docOpen(path !== undefined ? { path } : {}));
+      },
+
+      async openDropped(name, open) {
+        const host = requireHost('open a file');
+        if (!host) return;
+        await openVia(host, name, open);
       },
 
       async newDocument() {

@@ -79,6 +79,8 @@ export interface DocumentSlice {
   /** Takes a document from the host (a response or a doc.changed event). */
   receiveDocument(doc: DocumentInfo): void;
   openDocument(path?: string): Promise<void>;
+  /** Opens a file the user handed to the window (dropped on it) through the shell's `open`. */
+  openDropped(name: string, open: () => Promise<DocumentInfo | null>): Promise<void>;
   newDocument(): Promise<void>;
   importFile(path?: string): Promise<void>;
   /** Resolves with the path saved to, or null (cancelled or failed). */

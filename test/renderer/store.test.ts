@@ -255,6 +255,32 @@ describe('documents', () => {
     expect(host.calls.some(([c]) => c === 'doc.open')).toBe(false);
   });
 
+  it('opens a dropped file through the shell, asking first over unsaved changes, and names it when it fails', async () => {
+    const dropped = documentInfo({ id: 'doc-3', name: 'dropped.stp', path: '/home/me/dropped.stp', parts: [part('d', { bodyKey: 'k7' })] });
+    const refused = await setup(documentInfo({ dirty: true }), { confirm: false });
+    let opened = 0;
+    await refused.store.getState().openDropped('dropped.stp', () => {
+      opened++;
+      return Promise.resolve(dropped);
+    });
+    expect(refused.confirms).toHaveLength(1);
+    expect(opened).toBe(0);
+    expect(refused.store.getState().doc?.id).toBe('doc-1');
+
+    const { store, host } = await setup();
+    await store.getState().openDropped('dropped.stp', () => Promise.resolve(dropped));
+    await flush();
+    expect(store.getState().doc?.id).toBe('doc-3');
+    expect(store.getState().busy).toBeNull();
+    expect(host.calls.some(([c, r]) => c === 'doc.close' && r.docId === 'doc-1')).toBe(true);
+
+    await store.getState().openDropped('broken.stp', () => Promise.reject(new FakeHostError({ code: 'import-failed', message: 'broken.stp: not a STEP file', path: '/home/me/broken.stp' })));
+    const notice = store.getState().notices.at(-1);
+    expect(notice?.level).toBe('error');
+    expect(notice?.message).toContain('broken.stp: not a STEP file');
+    expect(store.getState().doc?.id).toBe('doc-3');
+  });
+
   it('changes settings through the host', async () => {
     const { store, host } = await setup();
     host.handle('doc.update', () => documentInfo({ settings: { touchToleranceMm: 0.05, clearanceMm: 0, contactIsInterference: false }, dirty: true }));
