@@ -14,7 +14,9 @@
  *   job that fails because of it leaves the documents as they were.
  * - File access follows the AccessPolicy (./access.ts).
  * - Requests are refused before validation when they are larger than MAX_REQUEST_BYTES, nested
- *   deeper than MAX_REQUEST_DEPTH, or carry fields their channel does not have.
+ *   deeper than MAX_REQUEST_DEPTH, or carry fields their channel does not have; after validation
+ *   when an object inside them (settings, an ignore rule, a scope) carries a field its schema
+ *   does not have. Every refusal is logged with its reason.
  * - Nothing is overwritten unasked: saving refuses ('would-overwrite') to replace a file that is
  *   not a valid saved assembly, that failed to open, or — the document's own file — that changed
  *   on disk since it was opened or saved, unless the request says `overwrite`. Reports are never
@@ -304,6 +306,34 @@ function unknownFields(channel: RequestChannel, payload: unknown): string[] {
   return out;
 }
 
+/**
+ * Fields inside a validated request that its schema does not have (zod drops them from the parsed
+ * request): their paths, the first few. `parsed` is the request as validated.
+ */
+function droppedFields(payload: unknown, parsed: unknown, at = '', out: string[] = []): string[] {
+  if (typeof payload !== 'object' || payload === null || typeof parsed !== 'object' || parsed === null) return out;
+  if (ArrayBuffer.isView(payload)) return out;
+  if (Array.isArray(payload)) {
+    if (!Array.isArray(parsed)) return out;
+    for (let i = 0; i < payload.length && out.length < 3; i++) droppedFields(payload[i], parsed[i], `${at}[${i}]`, out);
+    return out;
+  }
+  for (const key of Object.keys(payload)) {
+    const where = at === '' ? key : `${at}.${key}`;
+    if (!Object.prototype.hasOwnProperty.call(parsed, key)) out.push(where);
+    else droppedFields((payload as Record<string, unknown>)[key], (parsed as Record<string, unknown>)[key], where, out);
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+/** Names the fields for a message and the log: at most 100 characters each, control characters as '?'. */
+function fieldList(fields: readonly string[]): string {
+  // eslint-disable-next-line no-control-regex
+  const shown = (k: string): string => k.slice(0, 100).replace(/[\u0000-\u001f\u007f]/g, '?');
+  return `unknown field${fields.length > 1 ? 's' : ''} ${fields.map((k) => `'${shown(k)}'`).join(', ')}`;
+}
+
 function isIdentity(m: Float64Array): boolean {
   for (let i = 0; i < 16; i++) if (m[i] !== IDENTITY[i]) return false;
   return true;
@@ -462,11 +492,11 @@ export class HostService implements HostServiceApi {
     const tooBig = requestSizeProblem(payload);
     if (tooBig !== null) refuse({ code: 'invalid-request', message: `invalid ${channel} request: ${tooBig}` });
     const unknown = unknownFields(channel as RequestChannel, payload);
-    if (unknown.length > 0) {
-      refuse({ code: 'invalid-request', message: `invalid ${channel} request: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k.slice(0, 100)}'`).join(', ')}` });
-    }
+    if (unknown.length > 0) refuse({ code: 'invalid-request', message: `invalid ${channel} request: ${fieldList(unknown)}` });
     const parsed = parseRequest(channel, payload);
     if (!parsed.ok) return refuse(parsed.error);
+    const dropped = droppedFields(payload, parsed.request);
+    if (dropped.length > 0) refuse({ code: 'invalid-request', message: `invalid ${channel} request: ${fieldList(dropped)}` });
     if (this.disposed) throw failure('disposed', 'the host is shutting down');
     try {
       await this.recentLoaded;
