@@ -12,6 +12,7 @@ import { BenchInputError, cloneMesh, loadPeers, loadScenarios, meshPath, readStl
 import type { PeerScenario, Scenario } from './scenarios';
 import { ENGINE_IMPL, optInStrategies, strategies, strategyName } from './strategies';
 import { PIPELINE_CASES, renderPipeline, runPipelineCase, type PipelineRecord } from './pipeline';
+import { DEFAULT_LOAD, renderLoad, runLoad } from './load';
 import type { PreparedMesh, StrategyRun } from './strategies';
 
 const HELP = `Usage: npm run bench -- [options]      (or: npx tsx bench/run.ts [options])
@@ -46,6 +47,18 @@ Options:
                        pipeline cases run; by default they run after the mesh scenarios unless
                        --scenario or --strategy narrows the run
   --no-pipeline        skip the pipeline cases
+  --load               instead of the above, the load benchmark (bench/load.ts): a generated
+                       assembly (default ${DEFAULT_LOAD.parts.toLocaleString('en-US')} parts, ${DEFAULT_LOAD.triangles.toLocaleString('en-US')} triangles: boxes, spheres
+                       and tori in a grid, pairs clear, touching or overlapping) checked all-pairs
+                       as the command line checks it (time and RSS per phase, pair counts, peak
+                       RSS); then the command line on it in a cold process (time, peak RSS of the
+                       command and of its tree-building children); then ${DEFAULT_LOAD.batch} saved assemblies
+                       made of slices of it, checked by one command. One JSON line, then a summary
+  --load-parts N       parts of the load assembly (default ${DEFAULT_LOAD.parts})
+  --load-triangles N   triangles in total, shared equally by the parts (default ${DEFAULT_LOAD.triangles})
+  --load-batch N       saved assemblies of the batch command (default ${DEFAULT_LOAD.batch})
+  --load-dir DIR       write the generated files there and keep them (default: a temporary
+                       folder, removed afterwards)
   --json-only          print only the JSON lines (stdout stays machine-readable)
   --help               this text
 
@@ -63,6 +76,13 @@ run on that scenario; peers.json's RAPID, PQP and FCL figures (measured on anoth
 related through the same three-mesh-bvh variant; geomeans over the timed scenarios at the end.
 Scenarios with "timing": false (boxes-touching) report counts only.
 
+Load JSON fields (--load): parts, triangles, files_mb, generate_ms, relations (row pairs clear,
+touching, overlapping), in_process (open_ms, trees_ms, broad_phase_ms, collide_ms, classify_ms,
+check_ms, report_ms, total_ms, rss_mb_by_phase, peak_rss_mb), pairs (all, candidates, interference,
+contact, clearance, ignored, contained, triangle_pairs), cli and batch (ms, exit, peak_rss_mb of the
+command, tree_builder_rss_mb of each tree-building child and process_tree_rss_mb of all of them at
+once, both sampled from /proc on Linux; batch also assemblies, parts_each, reports).
+
 Exit status: 0 when every engine strategy ('${ENGINE_IMPL}') matches the exact contacts, 1 when one does
 not (peers that differ are reported but do not fail the run), 2 on a usage or input error.`;
 
@@ -74,6 +94,11 @@ interface Options {
   warmup: number;
   pipelineNames: string[];
   noPipeline: boolean;
+  load: boolean;
+  loadParts: number;
+  loadTriangles: number;
+  loadBatch: number;
+  loadDir: string | null;
   poseStride: number;
   dumpPairs: string | null;
   pose: number | null;
@@ -104,6 +129,11 @@ function parseOptions(argv: string[]): Options {
         warmup: { type: 'string' },
         pipeline: { type: 'string', multiple: true },
         'no-pipeline': { type: 'boolean' },
+        load: { type: 'boolean' },
+        'load-parts': { type: 'string' },
+        'load-triangles': { type: 'string' },
+        'load-batch': { type: 'string' },
+        'load-dir': { type: 'string' },
         'pose-stride': { type: 'string' },
         'dump-pairs': { type: 'string' },
         pose: { type: 'string' },
@@ -117,6 +147,11 @@ function parseOptions(argv: string[]): Options {
   const dumpPairs = values['dump-pairs'] ?? null;
   const pose = positiveInt('--pose', values.pose, 0) ?? null;
   if ((dumpPairs === null) !== (pose === null)) throw new UsageError('--dump-pairs FILE and --pose K go together');
+  const load = values.load ?? false;
+  for (const flag of ['load-parts', 'load-triangles', 'load-batch', 'load-dir'] as const) {
+    if (values[flag] !== undefined && !load) throw new UsageError(`--${flag} goes with --load`);
+  }
+  const loadParts = positiveInt('--load-parts', values['load-parts'], 2) ?? DEFAULT_LOAD.parts;
   return {
     scenariosPath: path.resolve(process.cwd(), values.scenarios ?? '../shared/bench/scenarios.json'),
     scenarioNames: values.scenario ?? [],
@@ -125,6 +160,11 @@ function parseOptions(argv: string[]): Options {
     warmup: positiveInt('--warmup', values.warmup, 0) ?? 1,
     pipelineNames: values.pipeline ?? [],
     noPipeline: values['no-pipeline'] ?? false,
+    load,
+    loadParts,
+    loadTriangles: positiveInt('--load-triangles', values['load-triangles'], 12 * loadParts) ?? DEFAULT_LOAD.triangles,
+    loadBatch: Math.min(loadParts, positiveInt('--load-batch', values['load-batch'], 1) ?? DEFAULT_LOAD.batch),
+    loadDir: values['load-dir'] !== undefined ? path.resolve(process.cwd(), values['load-dir']) : null,
     poseStride: positiveInt('--pose-stride', values['pose-stride'], 1) ?? 1,
     dumpPairs,
     pose,
@@ -325,6 +365,14 @@ async function main(argv: string[]): Promise<number> {
   const opts = parseOptions(argv);
   if (opts.help) {
     process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (opts.load) {
+    const record = await runLoad({
+      parts: opts.loadParts, triangles: opts.loadTriangles, batch: opts.loadBatch, dir: opts.loadDir, root: process.cwd(),
+    });
+    process.stdout.write(`${JSON.stringify(record)}\n`);
+    if (!opts.jsonOnly) process.stdout.write(`${renderLoad(record)}\n`);
     return 0;
   }
   const file = loadScenarios(opts.scenariosPath);
