@@ -91,8 +91,8 @@ export type BodyGeometry = z.infer<typeof BodyGeometrySchema>;
 
 export const CheckScopeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('all') }),
-  z.object({ kind: z.literal('selection'), ids: z.array(id).min(1) }),
-  z.object({ kind: z.literal('sets'), a: z.array(id).min(1), b: z.array(id).min(1) }),
+  z.object({ kind: z.literal('selection'), ids: z.array(id).min(1).max(100_000) }),
+  z.object({ kind: z.literal('sets'), a: z.array(id).min(1).max(100_000), b: z.array(id).min(1).max(100_000) }),
 ]);
 export type CheckScope = z.infer<typeof CheckScopeSchema>;
 

@@ -109,8 +109,8 @@ const LIST_LIMITS: Readonly<Record<string, number | null>> = {
   'doc.geometry bodyKeys': 100_000,
   [`doc.update transforms.${A}`]: 16,
   'doc.update ignore': 100_000,
-  'check.run scope.a': null,
-  'check.run scope.b': null,
+  'check.run scope.a': 100_000,
+  'check.run scope.b': 100_000,
   'batch.run paths': 10_000,
 };
 
