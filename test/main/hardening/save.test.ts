@@ -68,11 +68,11 @@ describe('a host service killed during doc.save', () => {
     // The temporary file is written in chunks of 200 bytes: how many chunks version 1 takes.
     const chunks = Math.ceil(Buffer.byteLength(originalText) / 200);
     const points: ({ step: PauseStep; chunk: number } | 'random')[] = [];
-    const steps: [PauseStep, number][] = [['open', 2], ['write', 10], ['sync', 2], ['close', 2], ['rename', 4], ['after-rename', 2]];
+    const steps: [PauseStep, number][] = [['open', 2], ['write', 5], ['sync', 2], ['close', 2], ['rename', 2], ['after-rename', 2]];
     for (const [step, count] of steps) {
       for (let i = 0; i < count; i++) points.push({ step, chunk: step === 'write' ? 1 + Math.floor(rng() * chunks) : 0 });
     }
-    for (let i = 0; i < 22; i++) points.push('random');
+    for (let i = 0; i < 10; i++) points.push('random');
     const delays = points.map(() => rng());
 
     const outcomes: { point: string; version: number; temps: number; lastSaved: number }[] = [];
