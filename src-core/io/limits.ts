@@ -29,7 +29,10 @@ export interface ImportLimits {
   readonly maxTrianglesPerBody: number;
   /** Most triangles in all bodies of one file, and in all sources of an assembly together. */
   readonly maxTrianglesPerAssembly: number;
-  /** Longest time OpenCascade may spend on one STEP, IGES or BREP file, milliseconds. */
+  /**
+   * Longest time OpenCascade may spend on one STEP, IGES or BREP file, milliseconds. Values beyond
+   * 2^31 − 1 (about 24.8 days, the longest timer Node has), Infinity included, mean no limit.
+   */
   readonly cadTimeoutMs: number;
 }
 

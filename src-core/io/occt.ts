@@ -351,6 +351,8 @@ function checkIgesComplete(bytes: Uint8Array, fileName: string, warnings: string
 
 const BREP_HEADERS = ['DBRep_DrawableShape', 'CASCADE Topology V'];
 const BREP_SHAPE_TYPES = new Set(['Ve', 'Ed', 'Wi', 'Fa', 'Sh', 'So', 'CS', 'Co']);
+/** The sections before the shapes, each a `Name n` line and n entries of numbers. */
+const BREP_SECTION = /^(Locations|Curve2ds|Curves|Polygon3D|PolygonOnTriangulations|Surfaces|Triangulations)\s+(\d+)$/;
 
 /**
  * 0.95 when the file begins with `DBRep_DrawableShape` or `CASCADE Topology V…` (after blanks);
@@ -368,12 +370,16 @@ export function sniffBrep(bytes: Uint8Array): number {
  * A BREP cut off inside its shape section makes the WASM reader loop without end, so the layout is
  * checked first: a `TShapes n` line, n shape records after it (each begins with a line holding only
  * its type: Ve, Ed, Wi, Fa, Sh, So, CS or Co), and the root shape reference as the last line
- * (`+1 0`, or `*` for a null shape).
+ * (`+1 0`, or `*` for a null shape). The reader also runs once per entry a section header declares
+ * (`Locations 2147483647` kept it busy for more than 8 minutes, in a 1 kB file), so every section
+ * must hold at least as many values (blank-separated words) as it declares entries.
  */
 function checkBrepComplete(bytes: Uint8Array, fileName: string): void {
   const n = bytes.length;
   let declared = -1;
   let shapes = 0;
+  /** The sections before TShapes: header name, entries declared, values found. */
+  const sections: { name: string; declared: number; values: number }[] = [];
   let lastStart = 0;
   let lastEnd = 0;
   let p = 0;
@@ -386,9 +392,14 @@ function checkBrepComplete(bytes: Uint8Array, fileName: string): void {
     while (b > a && isBlank(bytes[b - 1])) b--;
     if (b > a) {
       if (declared < 0) {
-        if (b - a >= 8 && asciiAt(bytes, a, 'TShapes ')) {
-          const m = /^TShapes\s+(\d+)$/.exec(latin1(bytes, a, b));
-          if (m) declared = Number(m[1]);
+        const header = b - a <= 64 && bytes[a] >= 0x41 && bytes[a] <= 0x5a ? latin1(bytes, a, b) : '';
+        const m = /^TShapes\s+(\d+)$/.exec(header);
+        const s = m === null ? BREP_SECTION.exec(header) : null;
+        const section = sections.at(-1);
+        if (m) declared = Number(m[1]);
+        else if (s) sections.push({ name: s[1], declared: Number(s[2]), values: 0 });
+        else if (section !== undefined) {
+          for (let i = a; i < b; i++) if (!isBlank(bytes[i]) && (i === a || isBlank(bytes[i - 1]))) section.values++;
         }
       } else if (b - a === 2 && BREP_SHAPE_TYPES.has(latin1(bytes, a, b))) {
         shapes++;
@@ -401,6 +412,15 @@ function checkBrepComplete(bytes: Uint8Array, fileName: string): void {
   const lastLine = lastEnd - lastStart <= 64 ? latin1(bytes, lastStart, lastEnd) : latin1(bytes, lastStart, lastStart + 60) + '…';
   if (declared < 0) {
     throw new ImportError('truncated', fileName, "the BREP file is truncated or damaged: it has no shape section ('TShapes' line)");
+  }
+  const short = sections.find((s) => s.values < s.declared);
+  if (short !== undefined) {
+    throw new ImportError(
+      'unreadable-cad',
+      fileName,
+      `the BREP file is damaged: its '${short.name}' section declares ${groupDigits(short.declared)} ` +
+      `${short.declared === 1 ? 'entry' : 'entries'} but holds only ${plural(short.values, 'value')}`,
+    );
   }
   if (shapes < declared) {
     throw new ImportError(
@@ -512,8 +532,14 @@ function occtSays(lines: readonly string[]): string {
   return ` (OpenCascade: ${text})`;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+/**
+ * What an error thrown by OpenCascade's reader says: an Error's message, or, for a C++ exception
+ * that escaped the WASM module (a WebAssembly.Exception, which has no message), that it was one.
+ */
+export function occtErrorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (Object.prototype.toString.call(err) === '[object WebAssembly.Exception]') return 'an internal C++ exception was raised';
+  return String(err);
 }
 
 async function importOcct(
@@ -548,7 +574,7 @@ async function importOcct(
     throw new ImportError(
       'unreadable-cad',
       fileName,
-      `cannot read this ${spec.label} file: OpenCascade (occt-import-js) could not be started: ${errorText(err)}`,
+      `cannot read this ${spec.label} file: OpenCascade (occt-import-js) could not be started: ${occtErrorText(err)}`,
       { cause: err },
     );
   }
@@ -561,7 +587,7 @@ async function importOcct(
       ({ result, output } = await module.read(spec.format, bytes, { fileName, label: spec.label, limits, warnings, ...(signal ? { signal } : {}) }));
     } catch (err) {
       if (err instanceof ImportError) throw err;
-      throw new ImportError('unreadable-cad', fileName, `OpenCascade failed while reading this ${spec.label} file: ${errorText(err)}`, { cause: err });
+      throw new ImportError('unreadable-cad', fileName, `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}`, { cause: err });
     }
   } else {
     module.takeOutput?.(); // drop what earlier calls printed
@@ -571,7 +597,7 @@ async function importOcct(
       throw new ImportError(
         'unreadable-cad',
         fileName,
-        `OpenCascade failed while reading this ${spec.label} file: ${errorText(err)}${occtSays(module.takeOutput?.() ?? [])}`,
+        `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}${occtSays(module.takeOutput?.() ?? [])}`,
         { cause: err },
       );
     }

@@ -8,7 +8,8 @@
  *   reads are queued and run one at a time. The worker is unref'd while idle (it never keeps a
  *   command line alive) and ended after `idleMs` without work, which gives OpenCascade's memory
  *   (a WebAssembly memory only grows) back to the system.
- * - Each read is bounded by the import's `limits.cadTimeoutMs`, counted from when the worker
+ * - Each read is bounded by the import's `limits.cadTimeoutMs` (unbounded beyond Node's longest
+ *   timer, 2^31 − 1 ms, Infinity included), counted from when the worker
  *   starts on it (queueing and starting the worker are not counted): at the limit the worker is
  *   terminated and the read rejects with ImportError 'timeout' naming the file, the limit and how
  *   to raise it. Aborting the import's signal terminates it too (ImportError 'aborted', within the
@@ -108,6 +109,8 @@ export function findOcctWorker(from: string = servicesModuleFile()): OcctWorkerE
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 const DEFAULT_IDLE_MS = 60_000;
 const DEFAULT_ABORT_POLL_MS = 100;
+/** Node's longest timer, 2^31 − 1 ms (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Running {
   readonly worker: Worker;
@@ -367,7 +370,8 @@ class OcctWorkerHost implements OcctRemoteModule {
           }
         }),
       };
-      const timer = setTimeout(() => finish(() => {
+      // A longer delay would fire at once (Node clamps it to 1 ms): beyond the longest timer, no limit.
+      const timer = limits.cadTimeoutMs > MAX_TIMER_MS ? undefined : setTimeout(() => finish(() => {
         this.stats.timeouts++;
         this.log(`${fileName}: stopped OpenCascade after ${limits.cadTimeoutMs} ms (the CAD import time limit)`);
         running.pending = null;

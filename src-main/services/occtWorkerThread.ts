@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { OcctResult } from 'occt-import-js';
-import type { OcctFormat } from '../../src-core/io/occt.js';
+import { occtErrorText, type OcctFormat } from '../../src-core/io/occt.js';
 import { createNodeOcctProvider } from './occtNode.js';
 
 /** Parent → worker. */
@@ -104,7 +104,7 @@ function start(): void {
             : format === 'iges' ? module.ReadIgesFile(bytes, null)
               : module.ReadBrepFile(bytes, null);
         } catch (err) {
-          post({ type: 'failed', id, message: err instanceof Error ? err.message : String(err), output: module.takeOutput?.() ?? [] });
+          post({ type: 'failed', id, message: occtErrorText(err), output: module.takeOutput?.() ?? [] });
           return;
         }
         const readMs = performance.now() - t0;

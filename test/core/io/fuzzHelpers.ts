@@ -1,9 +1,10 @@
 /**
- * Shared by the importer fuzz tests (fuzzStl.test.ts, fuzzCad.test.ts, fuzzRegressions.test.ts):
- * mutations of real files as plain records (so that fast-check prints a readable counterexample and
- * the regression folder can name what produced an input), and the one property every import must
- * have: it succeeds with valid meshes, or fails with an ImportError of a documented code whose
- * message names the file — never another exception, never a hang, and memory within bounds.
+ * Shared by the importer fuzz tests (fuzzStl.test.ts here, test/main/io/fuzzCad.test.ts) and the
+ * regression corpus (regressions.test.ts, test/fixtures/regressions): mutations of real files as
+ * plain records (so that fast-check prints a readable counterexample and the regression folder
+ * can name what produced an input), and the one property every import must have: it succeeds
+ * with valid meshes, or fails with an ImportError of a documented code whose message names the
+ * file — never another exception, never a hang, and memory within bounds.
  *
  * Memory bound (documented in the fuzz tests): after an import, the JS heap plus ArrayBuffer
  * memory of this process has grown by at most MEMORY_FACTOR × the file's size + MEMORY_SLACK.
@@ -65,7 +66,16 @@ export type Mutation =
   | { readonly kind: 'eol'; readonly mode: 'crlf' | 'lf' | 'cr' | 'mixed'; readonly seed: number }
   | { readonly kind: 'nul'; readonly at: number; readonly count: number }
   | { readonly kind: 'delete'; readonly at: number; readonly length: number }
-  | { readonly kind: 'duplicate'; readonly at: number; readonly length: number };
+  | { readonly kind: 'duplicate'; readonly at: number; readonly length: number }
+  | { readonly kind: 'delete-lines'; readonly which: number; readonly count: number }
+  | { readonly kind: 'entity'; readonly which: number; readonly value: EntityValue };
+
+/**
+ * What an entity number or reference becomes (the 'entity' mutation): a given number, or the
+ * original shifted by `delta` (a neighbour, or the entity itself when the reference sits inside
+ * its own definition: a cycle).
+ */
+export type EntityValue = { readonly to: number } | { readonly delta: number };
 
 /** Numbers that break naive readers. */
 export const HOSTILE_NUMBERS = [
@@ -86,7 +96,22 @@ export function fraction(): Arbitrary<number> {
   return fc.integer({ min: 0, max: 1_000_000 }).map((k) => k / 1_000_000);
 }
 
-export function mutationArb(files: number, options: { stl?: boolean } = {}): Arbitrary<Mutation> {
+/**
+ * Entity numbers and references: 0, 1, numbers beyond 32 bits, and near neighbours (dangling,
+ * duplicate and cyclic references).
+ */
+export function entityValueArb(): Arbitrary<EntityValue> {
+  return fc.oneof(
+    fc.record({ to: fc.oneof(fc.constantFrom(0, 1, 2, 3, 0x7fffffff, 0x80000000, 0xffffffff, 99_999_999_999), fc.nat({ max: 5000 })) }),
+    fc.record({ delta: fc.oneof(fc.constantFrom(-1, 1, -2, 2), fc.integer({ min: -500, max: 500 })) }),
+  );
+}
+
+/**
+ * Mutations of any file; `stl` adds a binary STL's triangle count; `cad` adds deleting whole
+ * lines and changing entity numbers (STEP `#n`, IGES and BREP integers).
+ */
+export function mutationArb(files: number, options: { stl?: boolean; cad?: boolean } = {}): Arbitrary<Mutation> {
   const frac = fraction();
   const all: Arbitrary<Mutation>[] = [
     fc.record({ kind: fc.constant('truncate' as const), at: frac }),
@@ -109,6 +134,12 @@ export function mutationArb(files: number, options: { stl?: boolean } = {}): Arb
       kind: fc.constant('stl-count' as const),
       count: fc.oneof(fc.constantFrom(0, 1, 2, 0xffffffff, 0x7fffffff, 0x80000000, 0x3fffffff, 0x40000000, 50_000_001), fc.nat()),
     }));
+  }
+  if (options.cad) {
+    all.push(
+      fc.record({ kind: fc.constant('delete-lines' as const), which: frac, count: fc.integer({ min: 1, max: 20 }) }),
+      fc.record({ kind: fc.constant('entity' as const), which: frac, value: entityValueArb() }),
+    );
   }
   return fc.oneof(...all);
 }
@@ -146,6 +177,24 @@ function numberTokens(bytes: Uint8Array): [number, number][] {
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     out.push([m.index, m.index + m[0].length]);
     if (out.length >= 200_000) break;
+  }
+  return out;
+}
+
+/**
+ * Entity numbers as [start, end) pairs of their digits: STEP's `#n` (definitions and references)
+ * when the file has any, else unsigned integers standing alone (IGES pointers and counts, BREP
+ * shape and location references).
+ */
+function entityTokens(bytes: Uint8Array): [number, number][] {
+  const out: [number, number][] = [];
+  const text = Buffer.from(bytes).toString('latin1');
+  for (const re of [/(?<=#)\d+/g, /(?<=[\s,(=+-])\d+(?=[\s,;)*])/g]) {
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      out.push([m.index, m.index + m[0].length]);
+      if (out.length >= 200_000) break;
+    }
+    if (out.length > 0) break;
   }
   return out;
 }
@@ -227,6 +276,21 @@ export function mutate(bytes: Uint8Array, m: Mutation, others: readonly Uint8Arr
     case 'duplicate': {
       const at = pos(bytes, m.at);
       return concat(bytes.subarray(0, Math.min(bytes.length, at + m.length)), bytes.subarray(at));
+    }
+    case 'delete-lines': {
+      const lines = lineRanges(bytes);
+      if (lines.length === 0) return bytes;
+      const first = Math.min(lines.length - 1, Math.floor(m.which * lines.length));
+      const last = Math.min(lines.length - 1, first + m.count - 1);
+      return concat(bytes.subarray(0, lines[first][0]), bytes.subarray(lines[last][1]));
+    }
+    case 'entity': {
+      const tokens = entityTokens(bytes);
+      if (tokens.length === 0) return bytes;
+      const [a, b] = tokens[Math.min(tokens.length - 1, Math.floor(m.which * tokens.length))];
+      const old = Number(Buffer.from(bytes.subarray(a, b)).toString('latin1'));
+      const value = 'to' in m.value ? m.value.to : Math.max(0, old + m.value.delta);
+      return concat(bytes.subarray(0, a), ascii(String(value)), bytes.subarray(b));
     }
   }
 }
