@@ -12,6 +12,8 @@ import { reportToCsv, reportToHtml, reportToJson, exitCode, type InterferenceRep
 import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
 import { createTreeBuilder } from '../services/treeBuilder.js';
 import { createImporter } from '../services/importers.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../../src-core/io/limits.js';
+import { MAX_TRIANGLES } from '../../src-core/geometry/mesh.js';
 
 const HELP = `Usage: interfere check FILE... [options]
        interfere --help | --version
@@ -39,6 +41,12 @@ Options:
                       report contacts as interferences
   --jobs N            processes that build trees in parallel (default: one per core; 1 builds
                       in this process)
+  --max-triangles N   most triangles one body may have (default 50,000,000; one file may have
+                      100,000,000 in all, or N when N is larger); larger inputs are refused with
+                      a message. At most 1,073,741,823
+  --import-timeout SECONDS
+                      longest time OpenCascade may spend reading one STEP, IGES or BREP file
+                      (default 300); a file that takes longer is stopped and reported
   --quiet             print nothing but errors (the exit status still tells)
   --no-progress       no progress bar (it only shows on a terminal anyway)
   -h, --help          this text
@@ -65,6 +73,7 @@ interface Options {
   clearance: number | undefined;
   contactIsInterference: boolean | undefined;
   jobs: number | undefined;
+  limits: Partial<ImportLimits>;
   quiet: boolean;
   progress: boolean;
 }
@@ -76,6 +85,41 @@ function parseNumber(flag: string, text: string | undefined, integer = false): n
     throw new UsageError(`${flag} needs ${integer ? 'a whole number ≥ 1' : 'a number of millimetres ≥ 0'}, got '${text}'`);
   }
   return v;
+}
+
+/** The longest timer Node can set (a longer one would fire at once): 2^31 − 1 ms. */
+const MAX_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
+
+/** --max-triangles: a whole number from 1 to MAX_TRIANGLES (digit groups with ',' or '_' allowed). */
+function parseMaxTriangles(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const digits = text.trim().replace(/(?<=\d)[,_](?=\d{3}(\D|$))/g, '');
+  const v = /^\d+$/.test(digits) ? Number(digits) : NaN;
+  if (!(v >= 1 && v <= MAX_TRIANGLES)) {
+    throw new UsageError(`--max-triangles needs a whole number of triangles from 1 to ${MAX_TRIANGLES.toLocaleString('en-US')}, got '${text}'`);
+  }
+  return v;
+}
+
+/** --import-timeout: seconds, more than 0 and at most MAX_TIMEOUT_S. */
+function parseTimeout(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const v = text.trim() === '' ? NaN : Number(text);
+  if (!(v > 0 && v <= MAX_TIMEOUT_S)) {
+    throw new UsageError(`--import-timeout needs a number of seconds greater than 0 and at most ${MAX_TIMEOUT_S} (about 24 days), got '${text}'`);
+  }
+  return v;
+}
+
+/** The import limits the flags ask for (only those given). */
+function importLimits(maxTriangles: number | undefined, timeoutS: number | undefined): Partial<ImportLimits> {
+  return {
+    ...(maxTriangles !== undefined ? {
+      maxTrianglesPerBody: maxTriangles,
+      maxTrianglesPerAssembly: Math.max(maxTriangles, DEFAULT_IMPORT_LIMITS.maxTrianglesPerAssembly),
+    } : {}),
+    ...(timeoutS !== undefined ? { cadTimeoutMs: timeoutS * 1000 } : {}),
+  };
 }
 
 function parseOptions(argv: string[]): Options | 'help' | 'version' {
@@ -92,6 +136,8 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
         clearance: { type: 'string' },
         'contact-is-interference': { type: 'boolean' },
         jobs: { type: 'string' },
+        'max-triangles': { type: 'string' },
+        'import-timeout': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         'no-progress': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -117,6 +163,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
     clearance: parseNumber('--clearance', values.clearance),
     contactIsInterference: values['contact-is-interference'] ? true : undefined,
     jobs: parseNumber('--jobs', values.jobs, true),
+    limits: importLimits(parseMaxTriangles(values['max-triangles']), parseTimeout(values['import-timeout'])),
     quiet: values.quiet ?? false,
     progress: !values['no-progress'],
   };
@@ -235,7 +282,7 @@ export async function main(argv: string[]): Promise<number> {
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   const builder = createTreeBuilder({ jobs: o.jobs });
-  const importer = createImporter();
+  const importer = createImporter({ limits: o.limits });
   const reports: InterferenceReport[] = [];
   let status = 0;
   try {
