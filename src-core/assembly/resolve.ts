@@ -5,6 +5,7 @@
  * Pure TypeScript: reading files is the host's job, through a SourceLoader that resolves a source
  * path (relative to the assembly file's folder, as written in the file) and returns its bytes.
  */
+import { DEFAULT_IMPORT_LIMITS, assemblyTriangleProblem, type ImportLimits } from '../io/limits.js';
 import { ImportError, checkAborted } from '../io/types.js';
 import type { AbortSignalLike, ImportOptions, ImportResult, ImportedBody } from '../io/types.js';
 import { assignPartIds, fieldLine, parseAssembly, transformProblem } from './format.js';
@@ -19,7 +20,14 @@ import type { AssemblyDoc, SourceDef } from './model.js';
 export type SourceLoader = (relativePath: string) => Promise<Uint8Array>;
 
 /** Imports the bytes of one file (the registry's `import`). Throws ImportError. */
-export type ImportFunction = (bytes: Uint8Array, fileName: string, options?: ImportOptions) => Promise<ImportResult>;
+/**
+ * Imports one file's bytes. An importer that runs under limits names them in `limits`: the
+ * sources of one assembly together may then hold at most `maxTrianglesPerAssembly` triangles
+ * (default DEFAULT_IMPORT_LIMITS').
+ */
+export type ImportFunction = ((bytes: Uint8Array, fileName: string, options?: ImportOptions) => Promise<ImportResult>) & {
+  readonly limits?: ImportLimits;
+};
 
 /** Called before the first source (done 0) and after each source is imported. */
 export type ResolveProgress = (done: number, total: number, sourceId: string | null) => void;
@@ -128,6 +136,8 @@ export async function resolveAssembly(
   }
 
   const imported = new Map<string, ImportResult>();
+  const limits = importer.limits ?? DEFAULT_IMPORT_LIMITS;
+  let triangles = 0;
   onProgress?.(0, needed.length, null);
   for (let k = 0; k < needed.length; k++) {
     const si = needed[k];
@@ -154,6 +164,11 @@ export async function resolveAssembly(
     }
     if (result.bodies.length === 0) {
       throw new AssemblyError(fileName, `${describeSource(source)}: the file holds no bodies`, `sources[${si}]`, fieldLine(doc, `sources[${si}]`));
+    }
+    for (const body of result.bodies) triangles += body.triangleCount;
+    const tooMany = assemblyTriangleProblem(triangles, limits, "the assembly's sources");
+    if (tooMany !== null) {
+      throw new AssemblyError(fileName, `${tooMany} (reached at ${describeSource(source)})`, `sources[${si}]`, fieldLine(doc, `sources[${si}]`));
     }
     for (const w of result.warnings) warnings.push(`${describeSource(source)}: ${w}`);
     imported.set(source.id, result);

@@ -41,9 +41,10 @@ Options:
                       report contacts as interferences
   --jobs N            processes that build trees in parallel (default: one per core; 1 builds
                       in this process)
-  --max-triangles N   most triangles one body may have (default 50,000,000; one file may have
-                      100,000,000 in all, or N when N is larger); larger inputs are refused with
-                      a message. At most 1,073,741,823
+  --max-triangles N   most triangles one body may have (default 50,000,000; one file, and the
+                      sources of one saved assembly together, may have 100,000,000 in all, or N
+                      when N is larger); larger inputs are refused with a message. At most
+                      1,073,741,823
   --import-timeout SECONDS
                       longest time OpenCascade may spend reading one STEP, IGES or BREP file
                       (default 300); a file that takes longer is stopped and reported

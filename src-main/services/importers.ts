@@ -31,10 +31,12 @@ export function createImporter(options: ImporterOptions = {}): ImportFunction {
   const limits = resolveImportLimits(options.limits);
   const occt = options.occt ?? (options.cad === 'in-thread' ? nodeOcctProvider : sharedOcctWorkerProvider());
   const registry = createDefaultRegistry({ occt });
-  return (bytes, fileName, importOptions: ImportOptions = {}) =>
+  const importFile = (bytes: Uint8Array, fileName: string, importOptions: ImportOptions = {}) =>
     registry.import(bytes, fileName, {
       yieldToHost,
       ...importOptions,
       limits: { ...limits, ...importOptions.limits },
     });
+  // The limits travel with the importer, so that an assembly's sources are held to them together.
+  return Object.assign(importFile, { limits });
 }

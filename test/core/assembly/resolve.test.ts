@@ -7,6 +7,7 @@ import type { AssemblyDoc } from '../../../src-core/assembly/model.js';
 import { colorToHex, resolveAssembly, resolveAssemblyText } from '../../../src-core/assembly/resolve.js';
 import type { ImportFunction, SourceLoader } from '../../../src-core/assembly/resolve.js';
 import { createDefaultRegistry } from '../../../src-core/io/registry.js';
+import { DEFAULT_IMPORT_LIMITS } from '../../../src-core/io/limits.js';
 import { ImportError } from '../../../src-core/io/types.js';
 import type { ImportOptions, ImportedBody } from '../../../src-core/io/types.js';
 
@@ -308,5 +309,25 @@ describe('resolveAssembly: parts, names, colours, warnings', () => {
   it('colorToHex', () => {
     expect(colorToHex([1, 0.5, 0])).toBe('#ff8000');
     expect(colorToHex([2, -1, NaN])).toBe('#ff0000');
+  });
+});
+
+describe('the triangle limit of an assembly', () => {
+  it("holds the sources together to the importer's maxTrianglesPerAssembly, naming the source where it is reached", async () => {
+    const files = { 'a.fake': [body('a0', 30), body('a1', 30)], 'sub/b.fake': [body('b0', 30), body('b1', 30)] };
+    const limited = (max: number): ImportFunction =>
+      Object.assign(fakeImporter(files), { limits: { ...DEFAULT_IMPORT_LIMITS, maxTrianglesPerAssembly: max } });
+    // 120 triangles in all: within a limit of 120, beyond one of 119.
+    const ok = await resolveAssemblyText(TWO_SOURCES, 'two.assembly.json', anyBytes, limited(120));
+    expect(ok.parts).toHaveLength(3);
+    const err = await rejection(resolveAssemblyText(TWO_SOURCES, 'two.assembly.json', anyBytes, limited(119)));
+    expect(err).toBeInstanceOf(AssemblyError);
+    const message = (err as AssemblyError).message;
+    expect(message).toContain('two.assembly.json');
+    expect(message).toContain("the assembly's sources have 120 triangles in all, more than the limit of 119 triangles per assembly");
+    expect(message).toContain('sub/b.fake');
+    // Without limits of its own, an importer is held to the default.
+    const plain = await resolveAssemblyText(TWO_SOURCES, 'two.assembly.json', anyBytes, fakeImporter(files));
+    expect(plain.parts).toHaveLength(3);
   });
 });
