@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { checkFile, type CheckFileResult, type CheckStage } from '../services/checkService.js';
 import { writeFileAtomic } from '../services/files.js';
@@ -320,6 +321,8 @@ export async function main(argv: string[]): Promise<number> {
       if (o.report) {
         const target = reportPath(o.report, file, o.files.length > 1);
         try {
+          // A report path with folders of its own ({name} patterns in CI) gets them made.
+          await mkdir(path.dirname(path.resolve(target)), { recursive: true });
           await writeFileAtomic(target, renderReport(result.report, reportFormat(target)));
           if (!o.quiet) out.write(`  report: ${target}\n`);
         } catch (e) {
