@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { filesFromArgv, filesFromSecondInstance, launchData } from '../../../src-main/main/argv.js';
 
-const cwd = path.resolve('/work/here');
+const cwd = path.resolve('/home/user/here');
 
 describe('files on the command line', () => {
   it('skips the executable and every flag of Electron, Chromium and the OS', () => {
@@ -17,8 +17,8 @@ describe('files on the command line', () => {
   });
 
   it('resolves relative paths against the working directory, accepts file URLs and drops repeats', () => {
-    const argv = ['exe', 'sub/../x.stp', './x.stp', 'file:///tmp/y%20z.step', ''];
-    expect(filesFromArgv(argv, { defaultApp: false, cwd })).toEqual([path.join(cwd, 'x.stp'), path.resolve('/tmp/y z.step')]);
+    const argv = ['exe', 'sub/../x.stp', './x.stp', 'file:///srv/y%20z.step', ''];
+    expect(filesFromArgv(argv, { defaultApp: false, cwd })).toEqual([path.join(cwd, 'x.stp'), path.resolve('/srv/y z.step')]);
   });
 
   it('names a file starting with a dash through ./', () => {

@@ -538,7 +538,7 @@ describe('Electron IPC: untrusted senders and unknown channels are refused', () 
       ['a subframe', { sender: win.webContents, senderFrame: { ...main, routingId: 9, parent: main } }],
       ['another process', { sender: win.webContents, senderFrame: { ...main, processId: 99 } }],
       ['a foreign page', { sender: win.webContents, senderFrame: { ...main, url: 'https://evil.example/' } }],
-      ['a local file', { sender: win.webContents, senderFrame: { ...main, url: 'file:///tmp/x.html' } }],
+      ['a local file', { sender: win.webContents, senderFrame: { ...main, url: 'file:///srv/x.html' } }],
     ];
   }
 
