@@ -100,6 +100,8 @@ export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<num
   const count = pairs.length / 2;
   const step = Math.max(1, Math.ceil(count / MAX_WALKS));
   const walkedA = new Set<number>(), walkedB = new Set<number>();
+  // Pairs that touch without crossing (for probe 3).
+  const touching: number[] = [];
   // Walks only look for overlaps the vertices missed: once the depth exceeds the floor, the pair
   // interferes and its depth is that of its deepest vertex.
   for (let k = 0; k < count && !(depth > floor); k += step) {
@@ -112,7 +114,10 @@ export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<num
       const vb = 3 * IB[3 * ib + c];
       apply(rel, PB[vb], PB[vb + 1], PB[vb + 2], TB, 3 * c);
     }
-    if (!crossingSegment(TA, TB)) continue;
+    if (!crossingSegment(TA, TB)) {
+      touching.push(k);
+      continue;
+    }
     // A's triangle walking into B (measured in B's frame), then B's into A.
     if (doA) {
       walkedA.add(ia);
@@ -124,12 +129,12 @@ export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<num
     }
   }
 
-  // 3. Under touching triangles of closed parts, when nothing above found an overlap. Every
-  // triangle is probed (the same cap as the walks), so that the depth is the overlap's, not the
-  // first probe's.
+  // 3. Under the triangles of touching (not crossing) pairs of closed parts, when nothing above
+  // found an overlap. Every such triangle is probed, so that the depth is the overlap's, not the
+  // first probe's. (A triangle that crosses the other surface somewhere was walked above.)
   if (closed && !(depth > floor)) {
     const probedA = new Set<number>(), probedB = new Set<number>();
-    for (let k = 0; k < count; k += step) {
+    for (const k of touching) {
       const ia = pairs[2 * k], ib = pairs[2 * k + 1];
       if (!probedA.has(ia)) {
         probedA.add(ia);
@@ -172,10 +177,11 @@ function underSurface(
   const qx = (TA[0] + TA[3] + TA[6]) / 3 + s * n[0];
   const qy = (TA[1] + TA[4] + TA[7]) / 3 + s * n[1];
   const qz = (TA[2] + TA[5] + TA[8]) / 3 + s * n[2];
-  // Deeper than the floor in its own part?
-  if (pointMeshDistance(own.tree, qx, qy, qz, floor) <= floor || !pointInMesh(own.tree, qx, qy, qz)) return depth;
+  // Deeper than the floor in the other part (rarely: mating surfaces put it outside, or near the
+  // other's surface, which the bounded distance query settles cheaply), then in its own.
   const under = deeper(other, ...inOther(qx, qy, qz, toA, toOther), 0, floor);
   if (!(under > floor)) return depth;
+  if (pointMeshDistance(own.tree, qx, qy, qz, floor) <= floor || !pointInMesh(own.tree, qx, qy, qz)) return depth;
   const centre = deeper(other, ...inOther(qx - s * n[0], qy - s * n[1], qz - s * n[2], toA, toOther), 0, floor);
   return Math.max(depth, under, centre);
 }
