@@ -2,59 +2,25 @@
 // against the real host service: open the bundled AS1 sample, see its parts, run the all-pairs
 // check, read the same results as the command line, select a result and see it drawn in red.
 // Screenshots go to test-results/e2e-*.png.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, ensureRendererBuilt, RENDERER, ROOT, skipWithoutChromium } from '../support/chromium';
 import { startBridge, type BridgeHandle } from '../../src-main/bridge/server';
 import { checkFile } from '../../src-main/services/checkService';
 import { HostService } from '../../src-main/services/host';
 import { createImporter } from '../../src-main/services/importers';
 
-const ROOT = process.cwd();
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--enable-unsafe-swiftshader',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const RENDERER = path.join(ROOT, 'dist/renderer');
 const SAMPLES = path.join(ROOT, 'assets/samples');
 const SAMPLE = path.join(SAMPLES, 'as1-oc-214.stp');
 const OUT = path.join(ROOT, 'test-results');
 /** The viewport's clear colour (scene/palette.ts BACKGROUND). */
 const BACKGROUND: readonly [number, number, number] = [0xee, 0xf1, 0xf5];
 
-/** Newest modification time of the files under the folders. */
-function newestMtime(folders: string[]): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else newest = Math.max(newest, statSync(p).mtimeMs);
-    }
-  };
-  for (const f of folders) if (existsSync(f)) walk(f);
-  return newest;
-}
 
-/** Builds the renderer when it is missing or older than its sources. */
-function ensureRendererBuilt(): void {
-  const index = path.join(RENDERER, 'index.html');
-  const sources = [path.join(ROOT, 'src-renderer'), path.join(ROOT, 'src-main/contract'), path.join(ROOT, 'vite.config.ts')];
-  const newest = Math.max(newestMtime(sources.slice(0, 2)), statSync(sources[2]).mtimeMs);
-  if (existsSync(index) && statSync(index).mtimeMs >= newest) return;
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-}
 
 interface PixelCounts {
   total: number;
@@ -110,9 +76,7 @@ async function settle(page: Page): Promise<void> {
   );
 }
 
-const haveChromium = existsSync(CHROMIUM);
-// Without Chromium the test cannot run; on CI (which installs it) a missing browser is a failure.
-const skip = !haveChromium && !process.env.CI;
+const skip = skipWithoutChromium;
 
 describe.skipIf(skip)('the renderer through the bridge (Chromium)', () => {
   let userData = '';

@@ -4,29 +4,19 @@
 // report code, opened from disk in an offline browser: no dialog, no script of the names runs, no
 // element of the names exists, every name reads as literal text; nothing is fetched; the tables
 // sort when a header is clicked.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from '../support/chromium';
 import { reportToHtml, type InterferenceReport } from '../../src-core/report/index';
 import { checkFile } from '../../src-main/services/checkService';
 import { createImporter } from '../../src-main/services/importers';
 import { boxMesh } from '../support/meshArbitraries';
 import { binaryStl } from '../support/stlFiles';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--enable-unsafe-swiftshader',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * Each payload, if it ran, would set its own global (`__pwned…`) or open a dialog; the test
@@ -91,9 +81,7 @@ interface PageElement {
   getAttribute(name: string): string | null;
 }
 
-const haveChromium = existsSync(CHROMIUM);
-// Without Chromium the test cannot run; on CI (which installs it) a missing browser is a failure.
-const skip = !haveChromium && !process.env.CI;
+const skip = skipWithoutChromium;
 
 /** Writes the hostile assembly: overlapping cubes in a row, each from its own hostile file. */
 function writeAssembly(dir: string): string {

@@ -13,7 +13,6 @@
 //
 // Screenshots: test-results/review-*.png always; with INTERFERE_UPDATE_DOCS=1 also the README's
 // docs/screenshots/*.png (1280×800).
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,23 +20,11 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, ensureRendererBuilt, RENDERER, ROOT, skipWithoutChromium } from '../support/chromium';
 import { startBridge, type BridgeHandle } from '../../src-main/bridge/server';
 import { HostService } from '../../src-main/services/host';
 
-const ROOT = process.cwd();
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--enable-unsafe-swiftshader',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const VIEWPORT = { width: 1280, height: 800 };
-const RENDERER = path.join(ROOT, 'dist/renderer');
 const SAMPLES = path.join(ROOT, 'assets/samples');
 const SAMPLE = path.join(SAMPLES, 'as1-oc-214.stp');
 /** AS1 as designed, every mate a contact (touch tolerance 0.05 mm), with readable part ids. */
@@ -52,28 +39,7 @@ const PLATE = 'plate-10';
 const BOLT_MATES = ['l-bracket-9', 'nut-6'];
 const ASSEMBLY_NAME = 'AS1 bracket review';
 
-/** Newest modification time of the files under the folders. */
-function newestMtime(folders: string[]): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else newest = Math.max(newest, statSync(p).mtimeMs);
-    }
-  };
-  for (const f of folders) if (existsSync(f)) walk(f);
-  return newest;
-}
 
-/** Builds the renderer when it is missing or older than its sources. */
-function ensureRendererBuilt(): void {
-  const index = path.join(RENDERER, 'index.html');
-  const config = path.join(ROOT, 'vite.config.ts');
-  const newest = Math.max(newestMtime([path.join(ROOT, 'src-renderer'), path.join(ROOT, 'src-main/contract')]), statSync(config).mtimeMs);
-  if (existsSync(index) && statSync(index).mtimeMs >= newest) return;
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-}
 
 /** Pixels of the pure red the highlight draws colliding triangles in (shaded parts never reach it). */
 function countRed(png: Buffer): { red: number; total: number } {
@@ -176,9 +142,7 @@ function translationOf(t: readonly number[]): number[] {
   return [t[3], t[7], t[11]];
 }
 
-const haveChromium = existsSync(CHROMIUM);
-// Without Chromium the test cannot run; on CI (which installs it) a missing browser is a failure.
-const skip = !haveChromium && !process.env.CI;
+const skip = skipWithoutChromium;
 
 describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the bridge)', () => {
   let work = '';
