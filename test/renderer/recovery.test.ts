@@ -1,32 +1,10 @@
 // The offer of unsaved work an earlier run left behind: asked for on connecting, shown in the
 // Recover dialog, recovered (opened dirty in place of the startup document) or discarded.
 import { describe, expect, it } from 'vitest';
-import type { BodyGeometry, RecoverableDocument } from '../../src-main/contract/host';
+import type { RecoverableDocument } from '../../src-main/contract/host';
 import { formatDateTime } from '../../src-renderer/state/format';
 import { createAppStore, type AppStore } from '../../src-renderer/state/store';
-import type { Aabb } from '../../src-renderer/state/placement';
-import type { GeometrySink } from '../../src-renderer/state/types';
-import { createFakeHost, documentInfo, FakeHostError, part, translation, type FakeHost } from '../support/fakeHost';
-
-class Registry implements GeometrySink {
-  readonly keys = new Set<string>();
-  add(bodies: readonly BodyGeometry[]): void {
-    for (const b of bodies) this.keys.add(b.bodyKey);
-  }
-  has(key: string): boolean {
-    return this.keys.has(key);
-  }
-  retain(keep: ReadonlySet<string>): void {
-    for (const k of [...this.keys]) if (!keep.has(k)) this.keys.delete(k);
-  }
-  bodyBounds(bodyKey: string): Aabb | null {
-    return this.keys.has(bodyKey) ? { min: [0, 0, 0], max: [10, 10, 10] } : null;
-  }
-}
-
-async function flush(): Promise<void> {
-  for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
-}
+import { createFakeHost, documentInfo, FakeHostError, FakeRegistry, flush, part, translation, type FakeHost } from '../support/fakeHost';
 
 const BRACKET: RecoverableDocument = {
   recoveryId: 'run1-doc-3',
@@ -53,7 +31,7 @@ async function connect(documents: RecoverableDocument[], confirmAnswer = true): 
   host.handle('doc.recoverable', () => ({ documents }));
   const confirms: string[] = [];
   const store = createAppStore({
-    geometry: new Registry(),
+    geometry: new FakeRegistry(),
     confirm: (m) => {
       confirms.push(m);
       return confirmAnswer;
@@ -202,7 +180,7 @@ describe('recovering unsaved work of an earlier run', () => {
     host.handle('doc.recoverable', () => {
       throw new FakeHostError({ code: 'internal', message: '/user/recovery: permission denied' });
     });
-    const store = createAppStore({ geometry: new Registry() });
+    const store = createAppStore({ geometry: new FakeRegistry() });
     await store.getState().connect(host.api);
     await flush();
     expect(store.getState().connection).toBe('connected');

@@ -1,44 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { BodyGeometry, DocumentInfo } from '../../src-main/contract/host';
+import type { DocumentInfo } from '../../src-main/contract/host';
 import { foregroundJob, isPartVisible, selectedResultOf } from '../../src-renderer/state/selectors';
 import { createAppStore, type AppStore } from '../../src-renderer/state/store';
-import type { Aabb } from '../../src-renderer/state/placement';
-import type { GeometrySink } from '../../src-renderer/state/types';
 import {
   checkOutcome,
   createFakeHost,
   documentInfo,
   FakeHostError,
+  FakeRegistry,
+  flush,
   pairResult,
   part,
   translation,
   type FakeHost,
 } from '../support/fakeHost';
-
-class FakeRegistry implements GeometrySink {
-  readonly keys = new Set<string>();
-  readonly added: string[] = [];
-  add(bodies: readonly BodyGeometry[]): void {
-    for (const b of bodies) {
-      this.keys.add(b.bodyKey);
-      this.added.push(b.bodyKey);
-    }
-  }
-  has(key: string): boolean {
-    return this.keys.has(key);
-  }
-  retain(keep: ReadonlySet<string>): void {
-    for (const k of [...this.keys]) if (!keep.has(k)) this.keys.delete(k);
-  }
-  bodyBounds(bodyKey: string): Aabb | null {
-    return this.keys.has(bodyKey) ? { min: [0, 0, 0], max: [10, 10, 10] } : null;
-  }
-}
-
-/** Lets pending promises (host calls) settle. */
-async function flush(): Promise<void> {
-  for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
-}
 
 interface Setup {
   store: AppStore;

@@ -14,6 +14,8 @@ import {
   type PairResultInfo,
   type PartInfo,
 } from '../../src-main/contract/host';
+import type { Aabb } from '../../src-renderer/state/placement';
+import type { GeometrySink } from '../../src-renderer/state/types';
 
 export const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
@@ -183,4 +185,30 @@ export function createFakeHost(doc: DocumentInfo = documentInfo(), host: 'electr
       return listeners.get(event)?.size ?? 0;
     },
   };
+}
+
+/** The store's geometry sink without three: which body keys it holds, in the order they came. */
+export class FakeRegistry implements GeometrySink {
+  readonly keys = new Set<string>();
+  readonly added: string[] = [];
+  add(bodies: readonly BodyGeometry[]): void {
+    for (const b of bodies) {
+      this.keys.add(b.bodyKey);
+      this.added.push(b.bodyKey);
+    }
+  }
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+  retain(keep: ReadonlySet<string>): void {
+    for (const k of [...this.keys]) if (!keep.has(k)) this.keys.delete(k);
+  }
+  bodyBounds(bodyKey: string): Aabb | null {
+    return this.keys.has(bodyKey) ? { min: [0, 0, 0], max: [10, 10, 10] } : null;
+  }
+}
+
+/** Lets pending promises (host calls) settle. */
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
 }
