@@ -825,6 +825,22 @@ export class HostService implements HostServiceApi {
 
   // ---- Unsaved work: recovery files and overwrite checks ---------------------------------------
 
+  /**
+   * The file a request names, checked against the access policy; or, when it names none, the
+   * file the user picks in an open dialog (granted for reading), null if they cancel.
+   */
+  private async readableFile(
+    requested: string | undefined, what: string, title: string, filters: { name: string; extensions: string[] }[],
+  ): Promise<string | null> {
+    if (requested !== undefined) {
+      await this.allowed(requested, 'read');
+      return requested;
+    }
+    const chosen = await this.requireDialogs(what).openFile({ title, filters });
+    if (chosen !== null) this.policy.grant(chosen, 'read');
+    return chosen;
+  }
+
   /** A change to a document: dirty, counted, autosaved soon. */
   private changed(d: DocState): void {
     d.dirty = true;
@@ -1204,16 +1220,8 @@ export class HostService implements HostServiceApi {
       },
 
       'doc.open': async ({ path: requested }) => {
-        let file: string;
-        if (requested === undefined) {
-          const chosen = await this.requireDialogs('file to open').openFile({ title: 'Open', filters: MODEL_FILTERS });
-          if (chosen === null) return null;
-          this.policy.grant(chosen, 'read');
-          file = chosen;
-        } else {
-          await this.allowed(requested, 'read');
-          file = requested;
-        }
+        const file = await this.readableFile(requested, 'file to open', 'Open', MODEL_FILTERS);
+        if (file === null) return null;
         let d: DocState;
         try {
           d = await this.openDocument(file);
@@ -1244,16 +1252,8 @@ export class HostService implements HostServiceApi {
 
       'doc.import': async ({ docId, path: requested }) => {
         const d = this.docOf(docId);
-        let file: string;
-        if (requested === undefined) {
-          const chosen = await this.requireDialogs('file to import').openFile({ title: 'Import', filters: IMPORT_FILTERS });
-          if (chosen === null) return null;
-          this.policy.grant(chosen, 'read');
-          file = chosen;
-        } else {
-          await this.allowed(requested, 'read');
-          file = requested;
-        }
+        const file = await this.readableFile(requested, 'file to import', 'Import', IMPORT_FILTERS);
+        if (file === null) return null;
         return this.importInto(d, path.resolve(file));
       },
 
