@@ -28,7 +28,7 @@ const VIEWPORT = { width: 1280, height: 800 };
 const SAMPLES = path.join(ROOT, 'assets/samples');
 const SAMPLE = path.join(SAMPLES, 'as1-oc-214.stp');
 /** AS1 as designed, every mate a contact (touch tolerance 0.05 mm), with readable part ids. */
-const ASIS = path.resolve(ROOT, '../shared/data/assemblies/as1-oc-214-asis.assembly.json');
+const ASIS = path.resolve(ROOT, 'test/data/assemblies/as1-oc-214-asis.assembly.json');
 const OUT = path.join(ROOT, 'test-results');
 const DOCS = path.join(ROOT, 'docs/screenshots');
 const UPDATE_DOCS = process.env.INTERFERE_UPDATE_DOCS === '1';

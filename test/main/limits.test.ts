@@ -19,7 +19,7 @@ import { TreePool } from '../../src-main/services/treePool.js';
 import { expectValidResult } from '../core/io/fuzzHelpers.js';
 
 const ROOT = process.cwd();
-const DATA = path.resolve(ROOT, '../shared/data');
+const DATA = path.resolve(ROOT, 'test/data');
 const SAMPLE = path.join(ROOT, 'assets/samples/as1-oc-214.stp');
 const MB = 1024 * 1024;
 

@@ -10,7 +10,7 @@ import { ASSEMBLY_FORMAT, ASSEMBLY_VERSION, AssemblyError, DEFAULT_SETTINGS } fr
 import type { AssemblyDoc, AssemblySettings, IgnoreRule, PartDef, SourceDef } from '../../../src-core/assembly/model.js';
 import type { LengthUnit } from '../../../src-core/io/types.js';
 
-const ASSEMBLIES = path.resolve(process.cwd(), '../shared/data/assemblies');
+const ASSEMBLIES = path.resolve(process.cwd(), 'test/data/assemblies');
 const FILES = readdirSync(ASSEMBLIES).filter((f) => f.endsWith('.assembly.json')).sort();
 
 function readShared(name: string): string {

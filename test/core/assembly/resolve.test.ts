@@ -11,7 +11,7 @@ import { DEFAULT_IMPORT_LIMITS } from '../../../src-core/io/limits.js';
 import { ImportError } from '../../../src-core/io/types.js';
 import type { ImportOptions, ImportedBody } from '../../../src-core/io/types.js';
 
-const ASSEMBLIES = path.resolve(process.cwd(), '../shared/data/assemblies');
+const ASSEMBLIES = path.resolve(process.cwd(), 'test/data/assemblies');
 const registry = createDefaultRegistry();
 const stlImport: ImportFunction = (bytes, fileName, options) => registry.import(bytes, fileName, options);
 

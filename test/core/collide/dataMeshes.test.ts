@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { collide, collideBruteForce, createMesh, STRATEGIES, type TriangleMesh } from '../../../src-core/index';
 import { parseStl } from '../../../src-core/io/stl';
 
-const DATA = path.resolve(process.cwd(), '../shared/data');
+const DATA = path.resolve(process.cwd(), 'test/data');
 
 function load(rel: string, units: 'mm' | 'm' | 'cm' = 'mm'): TriangleMesh {
   const body = parseStl(new Uint8Array(readFileSync(path.join(DATA, rel))), rel, { units }).bodies[0];

@@ -22,7 +22,7 @@ import { createMesh } from '../../../src-core/geometry/mesh.js';
 import { ImportError } from '../../../src-core/io/types.js';
 import type { ImportErrorCode, ImportResult } from '../../../src-core/io/types.js';
 
-export const DATA = path.resolve(process.cwd(), '../shared/data');
+export const DATA = path.resolve(process.cwd(), 'test/data');
 
 export function readData(rel: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(DATA, rel)));

@@ -24,7 +24,7 @@ import type { OcctMesh, OcctResult } from 'occt-import-js';
 // ---------------------------------------------------------------------------------------------
 // Files and helpers
 
-const DATA = path.resolve(process.cwd(), '../shared/data');
+const DATA = path.resolve(process.cwd(), 'test/data');
 
 function read(rel: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(DATA, rel)));

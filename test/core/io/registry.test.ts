@@ -7,7 +7,7 @@ import { stlImporter } from '../../../src-core/io/stl.js';
 import { ImportError, describeKnownFormat, fileExtension, groupDigits } from '../../../src-core/io/types.js';
 import type { ImportErrorCode, ImportResult, Importer } from '../../../src-core/io/types.js';
 
-const DATA = path.resolve(process.cwd(), '../shared/data');
+const DATA = path.resolve(process.cwd(), 'test/data');
 
 function read(rel: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(DATA, rel)));

@@ -9,7 +9,7 @@ import type { ImportErrorCode, ImportResult, ImportedBody, ImportOptions } from 
 // ---------------------------------------------------------------------------------------------
 // Files and helpers
 
-const DATA = path.resolve(process.cwd(), '../shared/data');
+const DATA = path.resolve(process.cwd(), 'test/data');
 const BENCH = path.resolve(process.cwd(), '../shared/bench');
 
 function read(file: string): Uint8Array {

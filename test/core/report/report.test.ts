@@ -787,7 +787,7 @@ describe('the sorting script', () => {
 // ---------------------------------------------------------------------------------------------
 // The ground-truth cases: a report made of the truth's pairs says what the truth expects
 
-const TRUTH = path.resolve(process.cwd(), '../shared/data/truth');
+const TRUTH = path.resolve(process.cwd(), 'test/data/truth');
 
 interface TruthPair {
   a: string; b: string; kind: PairResult['kind'] | 'clear'; geometricKind: PairResult['kind'] | 'clear';

@@ -3,10 +3,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import { decodeMessage, encodeMessage, parseWireMessage } from '../../../src-main/contract/wire.js';
-import { SHARED, tempDir } from '../host/helpers.js';
+import { TEST_DATA, tempDir } from '../host/helpers.js';
 
 const CLI = path.resolve(process.cwd(), 'src-main/bridge/cli.ts');
-const CUBE = path.join(SHARED, 'data/stl-models/polytopes/cube.ascii.stl');
+const CUBE = path.join(TEST_DATA, 'stl-models/polytopes/cube.ascii.stl');
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): ReturnType<typeof spawn> {
   return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

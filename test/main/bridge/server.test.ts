@@ -8,9 +8,9 @@ import { decodeMessage, encodeMessage, parseWireMessage, type WireMessage } from
 import { startBridge, isLoopback, type BridgeHandle } from '../../../src-main/bridge/server.js';
 import { HostRequestFailure, type HostServiceApi } from '../../../src-main/services/hostTypes.js';
 import { connectBridge } from '../../../src-renderer/host/bridgeClient.js';
-import { createTestHost, GEAR, SHARED, tempDir, type TestHost } from '../host/helpers.js';
+import { createTestHost, GEAR, TEST_DATA, tempDir, type TestHost } from '../host/helpers.js';
 
-const CUBE = path.join(SHARED, 'data/stl-models/polytopes/cube.ascii.stl');
+const CUBE = path.join(TEST_DATA, 'stl-models/polytopes/cube.ascii.stl');
 
 /** A stand-in service: answers app.info, echoes, fails on demand, and emits events when asked. */
 class FakeService implements HostServiceApi {

@@ -9,7 +9,7 @@ import { checkFile, type CheckFileResult } from '../../../src-main/services/chec
 import { createImporter } from '../../../src-main/services/importers';
 import { exitCode } from '../../../src-core/report/index';
 
-const DATA = path.resolve(process.cwd(), '../shared/data');
+const DATA = path.resolve(process.cwd(), 'test/data');
 const importer = createImporter();
 
 interface TruthPair {

@@ -8,7 +8,7 @@ import { parseReport } from '../../../src-core/report/index';
 
 const ROOT = process.cwd();
 const CLI = path.join(ROOT, 'dist/node/cli/interfere.cjs');
-const DATA = path.resolve(ROOT, '../shared/data');
+const DATA = path.resolve(ROOT, 'test/data');
 const SAMPLE = path.join(ROOT, 'assets/samples/as1-oc-214.stp');
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = process.cwd();
 const CLI = path.join(ROOT, 'src-main/cli/interfere.ts');
-const DATA = path.resolve(ROOT, '../shared/data');
+const DATA = path.resolve(ROOT, 'test/data');
 const SAMPLE = path.join(ROOT, 'assets/samples/as1-oc-214.stp');
 const CUBE = path.join(DATA, 'stl-models/polytopes/cube.bin.stl'); // 12 triangles
 const GEAR_ASSEMBLY = path.join(DATA, 'assemblies/stl-gear-polytopes.assembly.json');

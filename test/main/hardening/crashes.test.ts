@@ -9,12 +9,12 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startBridge, type BridgeHandle } from '../../../src-main/bridge/server.js';
 import type { DocumentInfo, EventOf, HostError } from '../../../src-main/contract/host.js';
-import { GEAR, MOVED, SHARED, SO101, createTestHost, tempDir, translation, type TestHost } from '../host/helpers.js';
+import { GEAR, MOVED, TEST_DATA, SO101, createTestHost, tempDir, translation, type TestHost } from '../host/helpers.js';
 import { alive, seeded, sleep, tally } from './support.js';
 import { WireClient } from './wireClient.js';
 
 const SEED = 424_242;
-const OBJECTS = path.join(SHARED, 'data/stl-models/objects');
+const OBJECTS = path.join(TEST_DATA, 'stl-models/objects');
 const BUNNY = path.join(OBJECTS, 'bunny.bin.stl');
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: HostError };
@@ -79,7 +79,7 @@ describe('tree-building children killed mid-job', () => {
   let expected: Record<string, number[]>;
 
   beforeAll(async () => {
-    h = createTestHost({ allowedFolders: [SHARED, work] }, { treeCache: false, autosave: false, treePool: { size: 2, inProcessBelowTriangles: 0 } });
+    h = createTestHost({ allowedFolders: [TEST_DATA, work] }, { treeCache: false, autosave: false, treePool: { size: 2, inProcessBelowTriangles: 0 } });
     main = (await h.call('doc.open', { path: GEAR })) as DocumentInfo;
     const moved = Object.fromEntries(main.parts.map((p, i) => [p.id, translation(10 * i, 250, 5)]));
     main = await h.call('doc.update', { docId: main.id, transforms: moved });
@@ -214,7 +214,7 @@ describe('the bridge connection dropped mid-check', () => {
   const bridgeLogs: string[] = [];
 
   beforeAll(async () => {
-    h = createTestHost({ host: 'bridge', dialogs: null, allowedFolders: [SHARED] }, { treeCache: false, autosave: false });
+    h = createTestHost({ host: 'bridge', dialogs: null, allowedFolders: [TEST_DATA] }, { treeCache: false, autosave: false });
     bridge = await startBridge({ service: h.service, staticDir: tempDir('hardening-bridge-static'), log: (m) => bridgeLogs.push(m) });
   });
 

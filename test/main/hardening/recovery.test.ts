@@ -7,11 +7,11 @@ import path from 'node:path';
 import { parseAssembly } from '../../../src-core/assembly/format.js';
 import type { DocumentInfo } from '../../../src-main/contract/host.js';
 import { RecoveryStore } from '../../../src-main/services/recovery.js';
-import { createTestHost, GEAR, refusal, SHARED, tempDir, translation, type TestHost } from '../host/helpers.js';
+import { createTestHost, GEAR, refusal, TEST_DATA, tempDir, translation, type TestHost } from '../host/helpers.js';
 import { alive, forkHostChild, moved, seeded, sleep, tally, until } from './support.js';
 
 const SEED = 7_031;
-const STL = path.join(SHARED, 'data/stl-models/polytopes');
+const STL = path.join(TEST_DATA, 'stl-models/polytopes');
 
 let work: string;
 /** A Save As of the gear assembly in `work/base`. */
@@ -20,7 +20,7 @@ let partId: string;
 
 beforeAll(async () => {
   work = tempDir('hardening-recovery');
-  const h = createTestHost({ allowedFolders: [SHARED, work] }, { treeCache: false, autosave: false });
+  const h = createTestHost({ allowedFolders: [TEST_DATA, work] }, { treeCache: false, autosave: false });
   try {
     const doc = (await h.call('doc.open', { path: GEAR })) as DocumentInfo;
     partId = doc.parts[0].id;
@@ -56,7 +56,7 @@ function recordFiles(dir: string): string[] {
 describe('autosave in a running service', () => {
   let h: TestHost;
   beforeAll(() => {
-    h = createTestHost({ allowedFolders: [SHARED, work] }, { treeCache: false, autosave: { debounceMs: 40, intervalMs: 400 } });
+    h = createTestHost({ allowedFolders: [TEST_DATA, work] }, { treeCache: false, autosave: { debounceMs: 40, intervalMs: 400 } });
   });
   afterAll(async () => {
     await h.service.dispose();
@@ -107,7 +107,7 @@ describe('autosave in a running service', () => {
   it('keeps the recovery file of a dirty document when the service stops, and removes it when the user discards the work', async () => {
     const userDataDir = tempDir('hardening-recovery-dispose');
     const file = copyOf('dispose');
-    const a = createTestHost({ userDataDir, allowedFolders: [SHARED, work] }, { treeCache: false, autosave: { debounceMs: 60_000, intervalMs: 60_000 } });
+    const a = createTestHost({ userDataDir, allowedFolders: [TEST_DATA, work] }, { treeCache: false, autosave: { debounceMs: 60_000, intervalMs: 60_000 } });
     const doc = (await a.call('doc.open', { path: file })) as DocumentInfo;
     await a.call('doc.update', { docId: doc.id, transforms: { [partId]: translation(0, 9, 0) } });
     expect(recordFiles(a.service.recoveryDir)).toEqual([]); // the debounce has not passed
@@ -220,7 +220,7 @@ describe('recovery after the service was killed', () => {
 describe('recovery of new and bare-file documents, and refusals', () => {
   it('recovers a new document built from imported files (no path) and a bare STL opened as a model', async () => {
     const userDataDir = tempDir('hardening-recovery-new');
-    const a = createTestHost({ userDataDir, allowedFolders: [SHARED, work] }, { treeCache: false, autosave: { debounceMs: 10_000, intervalMs: 10_000 } });
+    const a = createTestHost({ userDataDir, allowedFolders: [TEST_DATA, work] }, { treeCache: false, autosave: { debounceMs: 10_000, intervalMs: 10_000 } });
     const fresh = await a.call('doc.new', {});
     await a.call('doc.import', { docId: fresh.id, path: path.join(STL, 'cube.ascii.stl') });
     const imported = (await a.call('doc.import', { docId: fresh.id, path: path.join(STL, 'tetrahedron.ascii.stl') })) as DocumentInfo;

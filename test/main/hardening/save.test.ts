@@ -9,12 +9,12 @@ import { parseAssembly, serializeAssembly } from '../../../src-core/assembly/for
 import type { AssemblyDoc } from '../../../src-core/assembly/model.js';
 import type { DocumentInfo } from '../../../src-main/contract/host.js';
 import { removeStaleTempFiles } from '../../../src-main/services/files.js';
-import { createTestHost, GEAR, refusal, SHARED, tempDir, translation, type TestHost } from '../host/helpers.js';
+import { createTestHost, GEAR, refusal, TEST_DATA, tempDir, translation, type TestHost } from '../host/helpers.js';
 import type { PauseStep } from './hostChild.js';
 import { forkHostChild, inParallel, moved, seeded, sleep, tally } from './support.js';
 
 const SEED = 20_240_611;
-const STL = path.join(SHARED, 'data/stl-models/polytopes');
+const STL = path.join(TEST_DATA, 'stl-models/polytopes');
 
 let work: string;
 let h: TestHost;
@@ -25,7 +25,7 @@ let partId: string;
 
 beforeAll(async () => {
   work = tempDir('hardening-save');
-  h = createTestHost({ allowedFolders: [SHARED, work] }, { treeCache: false, autosave: false });
+  h = createTestHost({ allowedFolders: [TEST_DATA, work] }, { treeCache: false, autosave: false });
   const doc = (await h.call('doc.open', { path: GEAR })) as DocumentInfo;
   partId = doc.parts[doc.parts.length - 1].id;
   mkdirSync(path.join(work, 'base'));

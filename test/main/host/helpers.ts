@@ -12,8 +12,8 @@ import type { HostDialogs, HostServiceOptions } from '../../../src-main/services
 // test process reads only a few files (each test file runs in its own process).
 setFlagsFromString('--liftoff-only');
 
-export const SHARED = path.resolve(process.cwd(), '../shared');
-export const ASSEMBLIES = path.join(SHARED, 'data/assemblies');
+export const TEST_DATA = path.resolve(process.cwd(), 'test/data');
+export const ASSEMBLIES = path.join(TEST_DATA, 'assemblies');
 export const SAMPLE = path.resolve(process.cwd(), 'assets/samples/as1-oc-214.stp');
 export const MOVED = path.join(ASSEMBLIES, 'as1-oc-214-moved.assembly.json');
 export const SO101 = path.join(ASSEMBLIES, 'so101-zero.assembly.json');
@@ -68,7 +68,7 @@ export function createTestHost(options: Partial<HostServiceOptions> = {}, tuning
   const dialogs = new FakeDialogs();
   const logs: string[] = [];
   const service = new HostService(
-    { host: 'electron', dialogs, userDataDir, allowedFolders: [SHARED, path.dirname(SAMPLE)], log: (m) => logs.push(m), ...options },
+    { host: 'electron', dialogs, userDataDir, allowedFolders: [TEST_DATA, path.dirname(SAMPLE)], log: (m) => logs.push(m), ...options },
     tuning,
   );
   const events: { event: EventChannel; payload: unknown }[] = [];

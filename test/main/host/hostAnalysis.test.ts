@@ -1,11 +1,11 @@
 // The traversal view and the overlap solid of a pair, through the host service.
 import { describe, expect, it } from 'vitest';
 import type { DocumentInfo } from '../../../src-main/contract/host.js';
-import { createTestHost, GEAR, SHARED } from './helpers.js';
+import { createTestHost, GEAR, TEST_DATA } from './helpers.js';
 
 describe('host service: pair analysis', () => {
   it('traces a pair and outlines its overlap solid', async () => {
-    const h = createTestHost({ allowedFolders: [SHARED] });
+    const h = createTestHost({ allowedFolders: [TEST_DATA] });
     try {
       const doc = (await h.call('doc.open', { path: GEAR })) as DocumentInfo;
       // block cuts 1 mm into the gear's teeth (19.74 mm³ per the ground truth).

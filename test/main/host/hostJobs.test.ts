@@ -5,14 +5,14 @@ import { parseReport } from '../../../src-core/report/index.js';
 import type { DocumentInfo } from '../../../src-main/contract/host.js';
 import { fakeFork, resultFor } from '../compute/helpers.js';
 import type { BuildRequest } from '../../../src-main/contract/compute.js';
-import { createTestHost, FANUC, GEAR, refusal, SHARED, SO101, tempDir } from './helpers.js';
+import { createTestHost, FANUC, GEAR, refusal, TEST_DATA, SO101, tempDir } from './helpers.js';
 
 describe('host service: batch checks', () => {
   it('checks three assemblies like the command line, one of them broken, with a report per file', async () => {
     const work = tempDir('batch');
     const broken = path.join(work, 'broken.assembly.json');
     writeFileSync(broken, JSON.stringify({ format: 'interfere-assembly', version: 1, name: 'broken', units: 'mm', sources: [{ id: 's', path: 'missing.stp' }] }));
-    const h = createTestHost({ allowedFolders: [SHARED, work] });
+    const h = createTestHost({ allowedFolders: [TEST_DATA, work] });
     try {
       const started = await h.call('batch.run', { paths: [GEAR, broken, FANUC], reportFolder: work, format: 'json' });
       const end = await h.job(started!.jobId);
@@ -48,7 +48,7 @@ describe('host service: batch checks', () => {
 
 describe('host service: cancellation', () => {
   it('cancels a running check of the SO-101 arm, and the next check works', async () => {
-    const h = createTestHost({ allowedFolders: [SHARED] });
+    const h = createTestHost({ allowedFolders: [TEST_DATA] });
     try {
       const doc = (await h.call('doc.open', { path: SO101 })) as DocumentInfo;
       expect(doc.parts).toHaveLength(17);
@@ -112,12 +112,12 @@ describe('host service: a crashing tree-building process', () => {
       }
       child.send(resultFor(req));
     });
-    const h = createTestHost({ allowedFolders: [SHARED], fork }, { treePool: { size: 1, inProcessBelowTriangles: 0 }, treeCache: false });
+    const h = createTestHost({ allowedFolders: [TEST_DATA], fork }, { treePool: { size: 1, inProcessBelowTriangles: 0 }, treeCache: false });
     try {
-      const doc = (await h.call('doc.open', { path: path.join(SHARED, 'data/stl-models/polytopes/cube.ascii.stl') })) as DocumentInfo;
+      const doc = (await h.call('doc.open', { path: path.join(TEST_DATA, 'stl-models/polytopes/cube.ascii.stl') })) as DocumentInfo;
       expect(fork.children.length).toBe(1);
       crashes = 2; // the mesh and its retry
-      const e = await refusal(h.call('doc.import', { docId: doc.id, path: path.join(SHARED, 'data/stl-models/polytopes/tetrahedron.ascii.stl') }));
+      const e = await refusal(h.call('doc.import', { docId: doc.id, path: path.join(TEST_DATA, 'stl-models/polytopes/tetrahedron.ascii.stl') }));
       expect(e.code).toBe('compute-crashed');
       expect(e.message).toContain('tetrahedron.ascii.stl');
       expect(e.message).toMatch(/stopped unexpectedly/);
@@ -126,7 +126,7 @@ describe('host service: a crashing tree-building process', () => {
       expect(kept.parts).toEqual(doc.parts);
       expect(kept.dirty).toBe(false);
       // The next job works on a fresh process.
-      const imported = (await h.call('doc.import', { docId: doc.id, path: path.join(SHARED, 'data/stl-models/polytopes/tetrahedron.ascii.stl') })) as DocumentInfo;
+      const imported = (await h.call('doc.import', { docId: doc.id, path: path.join(TEST_DATA, 'stl-models/polytopes/tetrahedron.ascii.stl') })) as DocumentInfo;
       expect(imported.parts).toHaveLength(2);
       const { jobId } = await h.call('check.run', { docId: doc.id });
       expect((await h.job(jobId)).kind).toBe('check');

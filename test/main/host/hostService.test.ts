@@ -6,10 +6,10 @@ import { parseReport } from '../../../src-core/report/index.js';
 import type { CheckOutcome, DocumentInfo } from '../../../src-main/contract/host.js';
 import { HostService } from '../../../src-main/services/host.js';
 import {
-  ASSEMBLIES, createTestHost, IDENTITY, MOVED, refusal, SAMPLE, SHARED, tempDir, translation, type TestHost,
+  ASSEMBLIES, createTestHost, IDENTITY, MOVED, refusal, SAMPLE, TEST_DATA, tempDir, translation, type TestHost,
 } from './helpers.js';
 
-const STL = path.join(SHARED, 'data/stl-models/polytopes');
+const STL = path.join(TEST_DATA, 'stl-models/polytopes');
 
 async function runCheck(h: TestHost, docId: string, scope?: { kind: 'all' }): Promise<CheckOutcome> {
   const { jobId } = await h.call('check.run', { docId, ...(scope ? { scope } : {}) });
@@ -27,7 +27,7 @@ describe('host service: documents and checks on AS1', () => {
   let work: string;
   beforeAll(() => {
     work = tempDir('host-work');
-    h = createTestHost({ allowedFolders: [SHARED, path.dirname(SAMPLE), work] });
+    h = createTestHost({ allowedFolders: [TEST_DATA, path.dirname(SAMPLE), work] });
   });
   afterAll(async () => {
     await h.service.dispose();
@@ -126,7 +126,7 @@ describe('host service: documents and checks on AS1', () => {
 
     const text = readFileSync(`${target}.assembly.json`, 'utf8');
     const written = parseAssembly(text, 'copy.assembly.json');
-    expect(written.sources[0].path).toBe(path.relative(path.dirname(target), path.join(SHARED, 'data/cax-if-as1/as1-oc-214.stp')).split(path.sep).join('/'));
+    expect(written.sources[0].path).toBe(path.relative(path.dirname(target), path.join(TEST_DATA, 'cax-if-as1/as1-oc-214.stp')).split(path.sep).join('/'));
     expect(written.parts?.find((p) => p.id === 'bolt-5')?.transform).toBeUndefined();
     expect(written.parts?.find((p) => p.id === 'nut-0')?.transform).toEqual(turned);
     expect(written.extra.description).toBeTypeOf('string'); // unknown fields are kept
@@ -275,7 +275,7 @@ describe('host service: refusals', () => {
   beforeAll(async () => {
     work = tempDir('host-allowed');
     outside = tempDir('host-outside');
-    h = createTestHost({ allowedFolders: [SHARED, work] });
+    h = createTestHost({ allowedFolders: [TEST_DATA, work] });
     doc = (await h.call('doc.open', { path: path.join(STL, 'cube.ascii.stl') })) as DocumentInfo;
   });
   afterAll(async () => {

@@ -13,7 +13,7 @@ import {
 } from '../../../src-main/services/documents.js';
 import { FileError } from '../../../src-main/services/files.js';
 
-const DATA = path.resolve(process.cwd(), '../shared/data');
+const DATA = path.resolve(process.cwd(), 'test/data');
 const ASSEMBLIES = path.join(DATA, 'assemblies');
 const GEAR_ASSEMBLY = path.join(ASSEMBLIES, 'stl-gear-polytopes.assembly.json');
 const GEAR_STL = path.join(DATA, 'stl-models/objects/gearwheel.bin.stl');

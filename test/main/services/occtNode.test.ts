@@ -11,7 +11,7 @@ import type { OcctFactory, OcctFactoryOptions, OcctReader, OcctResult } from 'oc
 import { createNodeOcctProvider, nodeOcctProvider } from '../../../src-main/services/occtNode.js';
 
 const REPO = process.cwd();
-const DATA = path.resolve(REPO, '../shared/data');
+const DATA = path.resolve(REPO, 'test/data');
 
 function read(rel: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(DATA, rel)));
