@@ -27,7 +27,7 @@ export const PIPELINE_CASES: readonly PipelineCase[] = [
   {
     name: 'so101-assembly',
     description: 'SO-101 robot (17 placements of 13 STL meshes, 398,884 triangles) → JSON report',
-    input: '../shared/data/assemblies/so101-zero.assembly.json',
+    input: 'test/data/assemblies/so101-zero.assembly.json',
     coldTargetMs: 3000,
   },
 ];
