@@ -1,6 +1,6 @@
 /**
  * Reading, validating and writing saved assemblies (`*.assembly.json`, format v1 of
- * ../shared/spec/formats.md).
+ * docs/formats.md).
  *
  * Reading is a small JSON scanner of its own rather than JSON.parse, so that every value knows the
  * line it starts on: a validation error names the file, the field (`parts[3].transform`) and the

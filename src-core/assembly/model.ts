@@ -1,5 +1,5 @@
 /**
- * The saved-assembly model (`*.assembly.json`, format v1 of ../shared/spec/formats.md): what an
+ * The saved-assembly model (`*.assembly.json`, format v1 of docs/formats.md): what an
  * engineer saves and what the batch checker reads. Pure data; reading, validating and writing are
  * in ./format.ts, loading the sources' bodies in ./resolve.ts.
  */

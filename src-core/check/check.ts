@@ -1,7 +1,7 @@
 /**
  * The whole-assembly check: broad phase → exact triangle pairs per candidate pair → classification
- * into interference, contact, clearance violation or clear (formats.md, and the rule of
- * ../shared/data/assemblies/README.md).
+ * into interference, contact, clearance violation or clear (docs/formats.md, and the rule the
+ * ground truth of test/data/README.md follows).
  *
  * Per candidate pair (world bounds within reach of the tolerance or clearance):
  *  - Intersecting triangle pairs (exact, collide.ts): the penetration depth — how far the

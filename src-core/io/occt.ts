@@ -10,7 +10,7 @@
  * index). occt places every solid instance in world coordinates and converts the file's declared
  * unit to millimetres (STEP, IGES); a BREP has no unit and its numbers are taken as millimetres,
  * OpenCascade's convention. Nothing is rescaled here (`options.units` applies to STL only).
- * Observed on the shared data:
+ * Observed on the test data (test/data):
  *   - as1-oc-214.stp (AP214, mm): bounding box −10…190 × 0…150 × −4…80 mm, as in the file;
  *   - as1_pe_203.stp (AP203, declares INCH): −3810…1270 × −685.8…1524 × −1905…1905, i.e. the
  *     file's numbers × 25.4 (the exporter wrote millimetre-sized numbers under an inch unit);

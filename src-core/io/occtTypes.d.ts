@@ -1,6 +1,7 @@
 /**
  * Types for occt-import-js 0.0.23, which ships none: the Emscripten factory, the three readers and
- * the result they return (see shared/TOOLCHAIN.md). Only what the project uses is declared.
+ * the result they return (as the package's README and dist/occt-import-js.js describe them). Only
+ * what the project uses is declared.
  *
  * Every array in a result is a plain JS array of numbers built element by element by the WASM
  * side; the importer checks lengths, ranges and finiteness itself rather than trusting these types.

@@ -1,5 +1,5 @@
 /**
- * The check report (format v1 of shared/spec/formats.md): the model built from a check, and its
+ * The check report (format v1 of docs/formats.md): the model built from a check, and its
  * three renderings: the JSON file tools read, CSV for spreadsheets, and a self-contained HTML page.
  */
 export {

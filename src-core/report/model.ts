@@ -1,5 +1,5 @@
 /**
- * The check report (`*.report.json`, format v1 of shared/spec/formats.md): what a check found,
+ * The check report (`*.report.json`, format v1 of docs/formats.md): what a check found,
  * as the plain JSON object that tools downstream read. Renderings: ./json.ts (the file itself),
  * ./csv.ts (one row per part pair, for spreadsheets), ./html.ts (one self-contained page).
  *

@@ -1,5 +1,5 @@
 /**
- * Every strategy against brute force on real meshes from ../shared/data: robot collision hulls,
+ * Every strategy against brute force on real meshes from test/data: robot collision hulls,
  * the gear wheel, polytopes with exact coordinates — at random rigid placements near contact and
  * at the exact face-on-face placement of the gear on its block.
  */

@@ -1,5 +1,5 @@
 /**
- * Fuzzing the STL importer: real files from ../shared/data mutated (truncated, bytes flipped,
+ * Fuzzing the STL importer: real files from test/data mutated (truncated, bytes flipped,
  * spliced, triangle counts changed, hostile numbers, garbage behind a valid header, repeated
  * tokens, line-ending mixes, NUL bytes) and imported through the registry. Every case must either
  * succeed with valid meshes or fail with an ImportError of a documented code naming the file,

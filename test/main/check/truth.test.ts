@@ -1,6 +1,6 @@
 /**
- * The whole pipeline (open → trees → check → report) on the ten shared assemblies, against their
- * ground truth (../shared/data/truth, fields explained in ../shared/data/assemblies/README.md).
+ * The whole pipeline (open → trees → check → report) on ten assemblies of test/data, against their
+ * ground truth (test/data/truth, fields explained in test/data/README.md).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Fuzzing the STEP, IGES and BREP importers: small real files from ../shared/data, mutated
+ * Fuzzing the STEP, IGES and BREP importers: small real files from test/data, mutated
  * (truncated, bytes flipped, spliced with another CAD file, lines duplicated or deleted, entity
  * numbers changed, NaN, 1e300 and other hostile numbers written over numbers, …) and imported the
  * way the app and the command line import them, with OpenCascade in its worker thread.
