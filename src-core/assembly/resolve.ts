@@ -60,6 +60,8 @@ export interface ResolvedAssembly {
   readonly parts: ResolvedPart[];
   /** Importer warnings prefixed with their source, and problems that do not stop the check. */
   readonly warnings: string[];
+  /** How many bodies each imported source yielded, by source id. */
+  readonly bodyCounts: ReadonlyMap<string, number>;
 }
 
 const IDENTITY: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
@@ -227,7 +229,9 @@ export async function resolveAssembly(
       });
     });
   }
-  return { doc, parts, warnings };
+  const bodyCounts = new Map<string, number>();
+  for (const [id, result] of imported) bodyCounts.set(id, result.bodies.length);
+  return { doc, parts, warnings, bodyCounts };
 }
 
 /**

@@ -1,21 +1,26 @@
 /**
  * The whole-assembly check: broad phase → exact triangle pairs per candidate pair → classification
- * into interference, contact, clearance violation or clear (docs/formats.md, and the rule the
- * ground truth of test/data/README.md follows).
+ * into interference, contact, clearance violation or clear (docs/formats.md, docs/check.md).
  *
- * Per candidate pair (world bounds within reach of the tolerance or clearance):
+ * Per candidate pair (world bounds within reach of the tolerance or clearance, and of the parts'
+ * chordal error):
  *  - Intersecting triangle pairs (exact, collide.ts): the penetration depth — how far the
  *    surfaces reach into each other (depth.ts: the deepest vertex of a crossing triangle inside
  *    the other mesh, and walks from the crossings into the other solid for thin through-going
- *    overlaps) — decides. Deeper than the touch tolerance: interference; else contact: surfaces
- *    that only touch, or whose tessellations cross by less than the tolerance (a bolt in its
- *    hole, chords of one circle crossing chords of the other). For an interference between two
- *    closed solids (manifold-3d accepts both), the overlap solid A ∩ B gives the volume and its
- *    centroid, and an overlap below max(1e-3 mm³, 1e-9 × the smaller part's bounding-box volume)
- *    is contact after all; for open meshes the volume is unknown (null).
+ *    overlaps) — decides.
+ *      CAD bodies (./resolution.ts): the depth ± the pair's resolution (the chordal error where
+ *      the parts meet) gives the range of the exact solids' separation; an overlap of the solids is
+ *      an interference at any depth beyond the line-to-line band, and a range that spans two kinds
+ *      is 'undecided' at this tessellation (./refine.ts re-tessellates such pairs finer).
+ *      Meshes that are the geometry (STL): deeper than the touch tolerance is interference, else
+ *      contact (surfaces that only touch, or cross by less than the tolerance).
+ *    For an interference between two closed solids (manifold-3d accepts both), the overlap solid
+ *    A ∩ B gives the volume and its centroid, and an overlap below max(1e-3 mm³, 1e-9 × the smaller
+ *    part's bounding-box volume) is contact after all; for open meshes the volume is unknown (null).
  *  - No intersecting triangle: one closed part wholly inside the other is an interference
- *    (`contained`, volume = the inner part's volume); else the minimum distance decides: within
- *    the touch tolerance → contact, below `clearanceMm` → clearance violation, else clear.
+ *    (`contained`, volume = the inner part's volume); else the minimum distance (± the resolution
+ *    for CAD bodies) decides: within the touch tolerance → contact, below `clearanceMm` → clearance
+ *    violation, else clear.
  * Ignore rules are applied first (the pair is reported as ignored, not computed), and
  * `contactIsInterference` last.
  */
@@ -28,8 +33,10 @@ import { readRigidTransform } from '../collide/transform.js';
 import { sweepAndPrune } from '../broadphase/sweepAndPrune.js';
 import { OverlapEngine, type ManifoldProvider } from './volume.js';
 import { crossingDepth } from './depth.js';
-import { pairTolerance, pairToleranceBound, maxChordError, DEFAULT_TOUCH_TOLERANCE_MM } from './tolerance.js';
-import type { CheckPart, CheckProgress, CheckRequest, CheckResult, PairResult, ResultKind } from './types.js';
+import { coincidentTessellations } from './coincident.js';
+import { DEFAULT_TOUCH_TOLERANCE_MM, hasChordError, maxChordError, pairBounds, pairResolutionBound } from './tolerance.js';
+import { decide, type KindBounds } from './resolution.js';
+import type { CheckPart, CheckProgress, CheckRequest, CheckResult, GeometryKind, PairResult, ResultKind } from './types.js';
 
 export interface CheckOptions {
   /** manifold-3d for volumes of closed parts; without it volumes are null and depths probed. */
@@ -154,10 +161,12 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
 
   // Which pairs are asked for.
   const scope = request.scope ?? { kind: 'all' };
+  const wanted = scope.kind === 'pairs' ? new Set(scope.pairs.map(([a, b]) => pairKey(a, b))) : null;
   const inScope = (i: number, j: number): boolean => {
     if (scope.kind === 'all') return true;
     const a = prepared[i].part.id, b = prepared[j].part.id;
     if (scope.kind === 'selection') return scope.ids.includes(a) !== scope.ids.includes(b) || (scope.ids.includes(a) && scope.ids.includes(b));
+    if (scope.kind === 'pairs') return wanted!.has(pairKey(a, b));
     return (scope.a.includes(a) && scope.b.includes(b)) || (scope.a.includes(b) && scope.b.includes(a));
   };
 
@@ -166,9 +175,12 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
   for (const rule of request.ignore) ignored.set(pairKey(rule.a, rule.b), rule.reason ?? null);
 
   // Broad phase: bounds grown by half the reach on each side.
-  const fixedTol = settings.touchToleranceMm;
-  const maxTol = fixedTol ?? Math.max(DEFAULT_TOUCH_TOLERANCE_MM, ...prepared.map((p) => maxChordError(p.part)));
-  const reach = Math.max(maxTol, settings.clearanceMm);
+  const tol = settings.touchToleranceMm ?? DEFAULT_TOUCH_TOLERANCE_MM;
+  const bounds: KindBounds = { touchToleranceMm: tol, clearanceMm: settings.clearanceMm };
+  // A CAD pair's exact gap may exceed its meshes' by both chordal errors.
+  let maxChord = 0;
+  for (const p of prepared) maxChord = Math.max(maxChord, maxChordError(p.part));
+  const reach = Math.max(tol, settings.clearanceMm) + 2 * maxChord;
   const boxes = new Float64Array(6 * prepared.length);
   prepared.forEach((p, i) => {
     for (let k = 0; k < 3; k++) {
@@ -222,7 +234,7 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
       if (i === undefined || j === undefined || i === j) continue;
       const [lo, hi] = i < j ? [i, j] : [j, i];
       if (!inScope(lo, hi)) continue;
-      results.push(emptyResult(prepared[lo].part.id, prepared[hi].part.id, 'ignored', 'clear', fixedTol ?? DEFAULT_TOUCH_TOLERANCE_MM, rule.reason ?? null));
+      results.push(emptyResult(prepared[lo].part.id, prepared[hi].part.id, 'ignored', 'clear', tol, rule.reason ?? null));
     }
     let done = 0;
     let lastYield = now();
@@ -237,10 +249,10 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
       const A = prepared[i], B = prepared[j];
       if (ignored.has(pairKey(A.part.id, B.part.id))) continue;
       const t = now(), collideBefore = phase.collideMs;
-      const result = await checkPair(A, B, settings.clearanceMm, fixedTol, overlapEngine, isClosed, bodyVolume, phase, now);
+      const result = await checkPair(A, B, bounds, overlapEngine, isClosed, bodyVolume, phase, now);
       phase.classifyMs += now() - t - (phase.collideMs - collideBefore);
       if (!result) continue;
-      let kind: ResultKind = result.geometricKind === 'clear' ? 'contact' : result.geometricKind;
+      let kind: ResultKind = result.geometricKind === 'clear' ? 'contact' : result.geometricKind as ResultKind;
       if (kind === 'contact' && settings.contactIsInterference) kind = 'interference';
       results.push({ ...result, kind });
     }
@@ -250,29 +262,37 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
   }
 
   results.sort((x, y) => (index.get(x.a)! - index.get(y.a)!) || (index.get(x.b)! - index.get(y.b)!));
-  const count = (k: ResultKind): number => results.filter((r) => r.kind === k).length;
-  const tolerances = results.filter((r) => r.kind !== 'ignored').map((r) => r.toleranceMm);
   return {
     settings: {
-      touchToleranceMm: fixedTol ?? (tolerances.length ? Math.max(...tolerances) : DEFAULT_TOUCH_TOLERANCE_MM),
-      touchToleranceAuto: fixedTol === null,
+      touchToleranceMm: tol,
+      touchToleranceAuto: settings.touchToleranceMm === null,
       clearanceMm: settings.clearanceMm,
       contactIsInterference: settings.contactIsInterference,
     },
-    summary: {
-      parts: prepared.length,
-      triangles,
-      interferences: count('interference'),
-      contacts: count('contact'),
-      clearanceViolations: count('clearance'),
-      ignored: count('ignored'),
-      elapsedMs: Math.round(now() - t0),
-    },
+    summary: summarize(results, prepared.length, triangles, Math.round(now() - t0)),
     results,
     candidatePairs: work.length,
     phaseMs: { broadPhase: phase.broadPhaseMs, collide: phase.collideMs, classify: phase.classifyMs },
     warnings,
   };
+}
+
+/** The summary counts of a list of results. */
+export function summarize(results: readonly PairResult[], parts: number, triangles: number, elapsedMs: number): CheckResult['summary'] {
+  let interferences = 0, contacts = 0, clearanceViolations = 0, ignored = 0, undecided = 0, refinedPairs = 0;
+  let finest: number | null = null;
+  for (const r of results) {
+    if (r.kind === 'interference') interferences++;
+    else if (r.kind === 'contact') contacts++;
+    else if (r.kind === 'clearance') clearanceViolations++;
+    else if (r.kind === 'ignored') ignored++;
+    else undecided++;
+    if (r.refinedDeflectionMm !== null) {
+      refinedPairs++;
+      finest = finest === null ? r.refinedDeflectionMm : Math.min(finest, r.refinedDeflectionMm);
+    }
+  }
+  return { parts, triangles, interferences, contacts, clearanceViolations, ignored, undecided, refinedPairs, finestDeflectionMm: finest, elapsedMs };
 }
 
 function emptyResult(a: string, b: string, kind: ResultKind, geometricKind: ResultKind | 'clear', toleranceMm: number, reason: string | null): PairResult {
@@ -281,12 +301,25 @@ function emptyResult(a: string, b: string, kind: ResultKind, geometricKind: Resu
     trianglePairs: new Uint32Array(0),
     volumeMm3: null, centroidMm: null, contained: false, containedPart: null,
     distanceMm: null, closestPointsMm: null, depthMm: null, toleranceMm, reason,
+    resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
   };
+}
+
+/** The finer of two deflections (null: the file's own tessellation). */
+function finerOf(x: number | null | undefined, y: number | null | undefined): number | null {
+  if (x === null || x === undefined) return y ?? null;
+  if (y === null || y === undefined) return x;
+  return Math.min(x, y);
+}
+
+/** The reported kind of a decision: its one kind, or 'undecided'. */
+function kindOf(possible: readonly GeometryKind[]): ResultKind | 'clear' {
+  return possible.length === 1 ? possible[0] : 'undecided';
 }
 
 /** Geometry of one pair (kind still to be reported); null when clear. */
 async function checkPair(
-  A: Prepared, B: Prepared, clearanceMm: number, fixedTol: number | null,
+  A: Prepared, B: Prepared, bounds: KindBounds,
   engine: OverlapEngine | null,
   isClosed: (p: Prepared) => boolean,
   bodyVolume: (p: Prepared) => { volume: number; centroid: [number, number, number] },
@@ -294,6 +327,8 @@ async function checkPair(
   now: () => number,
 ): Promise<Omit<PairResult, 'kind'> | null> {
   const a = A.part, b = B.part;
+  const tol = bounds.touchToleranceMm, clearanceMm = bounds.clearanceMm;
+  const cad = hasChordError(a) || hasChordError(b);
   // B's placement in A's frame (for the metric queries); the exact triangle pairs are those of
   // the placed (world) triangles.
   const rel = toRows(compose(A.inv, B.m));
@@ -301,20 +336,68 @@ async function checkPair(
   const hits = collidePlaced(a.tree, toRows(A.m), b.tree, toRows(B.m), 'all');
   phase.collideMs += now() - t0;
   const pairs = sortPairs(hits.pairs);
-  let tol = fixedTol ?? (hits.pairCount > 0 ? pairTolerance(a, b, pairs) : pairToleranceBound(a, b));
   const threshold = Math.max(1e-3, 1e-9 * Math.min(boundsVolume(A.bounds), boundsVolume(B.bounds)));
+  const none = {
+    a: a.id, b: b.id, trianglePairs: pairs,
+    volumeMm3: null, centroidMm: null, contained: false, containedPart: null,
+    distanceMm: null, closestPointsMm: null, depthMm: null, toleranceMm: tol, reason: null,
+    resolutionMm: null, refinedDeflectionMm: finerOf(a.deflectionMm, b.deflectionMm), separationRangeMm: null, possibleKinds: null,
+  } as const;
+  const overlapOf = (): { volume: number; centroid: [number, number, number] } | null => {
+    if (!engine) return null;
+    const sa = engine.solid(a.id, a.mesh, toRows(A.m));
+    const sb = engine.solid(b.id, b.mesh, toRows(B.m));
+    return engine.overlap(sa, sb);
+  };
 
   if (hits.pairCount > 0) {
-    const depth = crossingDepth(A.part, B.part, rel, pairs, tol, isClosed(A) && isClosed(B));
-    let volume: number | null = null;
-    let centroid: [number, number, number] | null = null;
+    const closed = isClosed(A) && isClosed(B);
+    if (cad) {
+      // CAD: the depth ± the resolution where the parts meet.
+      const depth = crossingDepth(a, b, rel, pairs, 0, closed);
+      // The exact separation lies in [lo, hi]: the solids may reach `grow` deeper than the meshes
+      // show, and they touch or cross at every pair, so they are at most the least fall-back
+      // there apart (and at most the deepest point's). Tessellations that coincide where they
+      // touch follow one exact surface there.
+      let lo = 0, hi = 0;
+      if (!(depth === 0 && coincidentTessellations(a, b, rel, pairs))) {
+        const pb = pairBounds(a, b, pairs)!;
+        lo = -depth - pb.grow;
+        hi = Math.min(pb.shrinkMin, -depth + pb.shrinkMax);
+      } else {
+        lo = hi = -depth;
+      }
+      const resolution = Math.max(-depth - lo, hi + depth);
+      const d = decide(-depth, lo, hi, bounds);
+      let kind = kindOf(d.possible);
+      let volume: number | null = null, centroid: [number, number, number] | null = null;
+      if (kind === 'interference') {
+        const overlap = overlapOf();
+        if (overlap) {
+          volume = overlap.volume;
+          centroid = overlap.centroid;
+          // A crossing that encloses no volume (surfaces crossing along a seam) is contact.
+          if (!(volume > threshold)) kind = 'contact';
+        }
+      }
+      return {
+        ...none,
+        geometricKind: kind,
+        volumeMm3: kind === 'interference' ? volume : null,
+        centroidMm: kind === 'interference' ? centroid : null,
+        distanceMm: 0,
+        depthMm: depth,
+        resolutionMm: resolution,
+        separationRangeMm: [lo, hi],
+        possibleKinds: kind === 'undecided' ? d.possible : null,
+      };
+    }
+    // Meshes that are the geometry: deeper than the tolerance is interference.
+    const depth = crossingDepth(a, b, rel, pairs, tol, closed);
     let interferes = depth > tol;
-    if (interferes && engine) {
-      // The overlap solid gives the volume; a crossing that encloses no volume (surfaces that
-      // cross along a seam) is contact.
-      const sa = engine.solid(a.id, a.mesh, toRows(A.m));
-      const sb = engine.solid(b.id, b.mesh, toRows(B.m));
-      const overlap = engine.overlap(sa, sb);
+    let volume: number | null = null, centroid: [number, number, number] | null = null;
+    if (interferes) {
+      const overlap = overlapOf();
       if (overlap) {
         volume = overlap.volume;
         centroid = overlap.centroid;
@@ -322,16 +405,12 @@ async function checkPair(
       }
     }
     return {
-      a: a.id, b: b.id,
+      ...none,
       geometricKind: interferes ? 'interference' : 'contact',
-      trianglePairs: pairs,
       volumeMm3: interferes ? volume : null,
       centroidMm: interferes ? centroid : null,
-      contained: false, containedPart: null,
-      distanceMm: 0, closestPointsMm: null,
+      distanceMm: 0,
       depthMm: interferes ? depth : null,
-      toleranceMm: tol,
-      reason: null,
     };
   }
 
@@ -340,42 +419,41 @@ async function checkPair(
   if (inner) {
     const v = bodyVolume(inner);
     return {
-      a: a.id, b: b.id,
+      ...none,
       geometricKind: 'interference',
-      trianglePairs: pairs,
       volumeMm3: Math.abs(v.volume),
       centroidMm: applyPoint(inner.m, v.centroid[0], v.centroid[1], v.centroid[2]),
       contained: true, containedPart: inner.part.id,
-      distanceMm: null, closestPointsMm: null,
-      depthMm: null,
-      toleranceMm: tol,
-      reason: null,
     };
   }
 
-  // Distance within reach? (An automatic tolerance is then taken at the closest triangles.)
-  const reach = Math.max(tol, clearanceMm);
-  const d = minDistance(a.tree, b.tree, rel, reach);
-  if (!d) return null;
-  if (fixedTol === null) tol = pairTolerance(a, b, [d.triangleA, d.triangleB]);
-  const pa = applyPoint(A.m, d.pointA[0], d.pointA[1], d.pointA[2]);
-  const pb = applyPoint(A.m, d.pointB[0], d.pointB[1], d.pointB[2]);
+  // Distance within reach (for CAD bodies, of the gap their chords may hide)?
+  const reach = Math.max(tol, clearanceMm) + (cad ? pairResolutionBound(a, b) : 0);
+  const dist = minDistance(a.tree, b.tree, rel, reach);
+  if (!dist) return null;
+  const pa = applyPoint(A.m, dist.pointA[0], dist.pointA[1], dist.pointA[2]);
+  const pb = applyPoint(A.m, dist.pointB[0], dist.pointB[1], dist.pointB[2]);
+  const measured = { ...none, distanceMm: dist.distance, closestPointsMm: [pa, pb] as const };
+  if (cad) {
+    const pb = pairBounds(a, b, [dist.triangleA, dist.triangleB])!;
+    const lo = dist.distance - pb.grow, hi = dist.distance + pb.shrinkMax;
+    const resolution = Math.max(pb.grow, pb.shrinkMax);
+    const d = decide(dist.distance, lo, hi, bounds);
+    const kind = kindOf(d.possible);
+    if (kind === 'clear') return null;
+    return {
+      ...measured,
+      geometricKind: kind,
+      resolutionMm: resolution,
+      separationRangeMm: [lo, hi],
+      possibleKinds: kind === 'undecided' ? d.possible : null,
+    };
+  }
   let kind: ResultKind | 'clear';
-  if (d.distance <= tol) kind = 'contact';
-  else if (clearanceMm > 0 && d.distance < clearanceMm) kind = 'clearance';
+  if (dist.distance <= tol) kind = 'contact';
+  else if (clearanceMm > 0 && dist.distance < clearanceMm) kind = 'clearance';
   else return null;
-  return {
-    a: a.id, b: b.id,
-    geometricKind: kind,
-    trianglePairs: pairs,
-    volumeMm3: null, centroidMm: null,
-    contained: false, containedPart: null,
-    distanceMm: d.distance,
-    closestPointsMm: [pa, pb],
-    depthMm: null,
-    toleranceMm: tol,
-    reason: null,
-  };
+  return { ...measured, geometricKind: kind };
 }
 
 /** Pairs sorted by (triangle of a, triangle of b). */

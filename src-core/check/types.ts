@@ -15,12 +15,36 @@ export interface CheckPart {
    * triangle (mm), when the importer knows it (CAD); null for meshes that are the geometry (STL).
    */
   readonly chordErrorMm: Float32Array | null;
+  /**
+   * The linear deflection the body was tessellated with (mm), when it was asked for one (a
+   * refined body): OpenCascade keeps every triangle within it of the exact surface, so a
+   * triangle's chordal error is at most this. Null or absent: the file's default tessellation.
+   */
+  readonly deflectionMm?: number | null;
+  /**
+   * Per triangle, on which side its exact face lies: +1 convex (the exact solid is larger than
+   * the mesh there), −1 concave (smaller), 0 either. Absent: either, everywhere.
+   */
+  readonly chordSide?: Int8Array | null;
+  /**
+   * Which re-tessellable body this part places (a CAD source's body), for refinement
+   * (./refine.ts); null or absent for meshes that are the geometry (STL) and bodies that cannot be
+   * re-read.
+   */
+  readonly refine?: { readonly sourceKey: string; readonly bodyIndex: number } | null;
 }
 
-export type ResultKind = 'interference' | 'contact' | 'clearance' | 'ignored';
+/**
+ * 'undecided': a CAD pair whose kind the triangles could not decide (./resolution.ts) even after
+ * refinement reached its limit; `possibleKinds` and `separationRangeMm` say what it may be.
+ */
+export type ResultKind = 'interference' | 'contact' | 'clearance' | 'undecided' | 'ignored';
+
+/** A kind the exact geometry can have. */
+export type GeometryKind = 'interference' | 'contact' | 'clearance' | 'clear';
 
 export interface CheckSettings {
-  /** null: automatic, from the parts' chordal error (check/tolerance.ts). */
+  /** null: the default, DEFAULT_TOUCH_TOLERANCE_MM (./tolerance.ts). */
   readonly touchToleranceMm: number | null;
   readonly clearanceMm: number;
   readonly contactIsInterference: boolean;
@@ -40,7 +64,11 @@ export interface CheckRequest {
    * Which pairs to check: all pairs (default), one set against the rest, or set A against set B
    * (part ids).
    */
-  readonly scope?: { readonly kind: 'all' } | { readonly kind: 'selection'; readonly ids: readonly string[] } | { readonly kind: 'sets'; readonly a: readonly string[]; readonly b: readonly string[] };
+  readonly scope?:
+    | { readonly kind: 'all' }
+    | { readonly kind: 'selection'; readonly ids: readonly string[] }
+    | { readonly kind: 'sets'; readonly a: readonly string[]; readonly b: readonly string[] }
+    | { readonly kind: 'pairs'; readonly pairs: readonly (readonly [string, string])[] };
 }
 
 export interface PairResult {
@@ -68,6 +96,23 @@ export interface PairResult {
   readonly toleranceMm: number;
   /** The ignore rule's reason, for ignored pairs. */
   readonly reason: string | null;
+  /**
+   * How finely the triangles where the parts meet follow the exact surfaces (mm): the sum of the
+   * two parts' chordal errors there, the ± of the depth or distance. Null for meshes that are the
+   * geometry (STL on both sides): decided on the triangles as given.
+   */
+  readonly resolutionMm: number | null;
+  /**
+   * The finest linear deflection the pair's CAD bodies were re-tessellated with to decide it (mm),
+   * or null when it was decided on the file's own tessellation. The figures (depth, distance,
+   * volume, centroid, closest points) come from the finest meshes; `trianglePairs` stay those of
+   * the file's tessellation, the triangles that are shown.
+   */
+  readonly refinedDeflectionMm: number | null;
+  /** The exact signed separation lies within this range (mm: −depth … distance), for CAD pairs. */
+  readonly separationRangeMm: readonly [number, number] | null;
+  /** For undecided pairs, every kind the exact solids may have; else null. */
+  readonly possibleKinds: readonly GeometryKind[] | null;
 }
 
 export interface CheckSummary {
@@ -77,6 +122,11 @@ export interface CheckSummary {
   readonly contacts: number;
   readonly clearanceViolations: number;
   readonly ignored: number;
+  /** Pairs the triangles could not decide, even refined (kind 'undecided'). */
+  readonly undecided: number;
+  /** Pairs decided on re-tessellated bodies, and the finest deflection used (mm; null if none). */
+  readonly refinedPairs: number;
+  readonly finestDeflectionMm: number | null;
   readonly elapsedMs: number;
 }
 
@@ -103,7 +153,7 @@ export interface CheckResult {
 }
 
 export interface CheckProgress {
-  readonly phase: 'broadphase' | 'pairs' | 'volumes';
+  readonly phase: 'broadphase' | 'pairs' | 'volumes' | 'refine';
   readonly done: number;
   readonly total: number;
 }

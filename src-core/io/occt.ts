@@ -46,7 +46,8 @@ import {
   looksLikeText,
   plural,
 } from './types.js';
-import type { AbortSignalLike, ImportOptions, ImportResult, ImportedBody, Importer } from './types.js';
+import { tessellationParams } from './types.js';
+import type { AbortSignalLike, ImportOptions, ImportResult, ImportedBody, Importer, TessellationParams } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Provider
@@ -72,6 +73,8 @@ export interface OcctReadContext {
   readonly limits: ImportLimits;
   /** Warnings for the import result (e.g. that the read could not be bounded in time). */
   readonly warnings: string[];
+  /** Triangulation parameters (null: OpenCascade's defaults). */
+  readonly params?: TessellationParams | null;
 }
 
 /** What a remote read returns: occt's result and what OpenCascade printed meanwhile. */
@@ -446,7 +449,7 @@ interface FormatSpec {
   label: string;
   extensions: readonly string[];
   sniff(bytes: Uint8Array): number;
-  read(module: OcctReader, bytes: Uint8Array): OcctResult;
+  read(module: OcctReader, bytes: Uint8Array, params: TessellationParams | null): OcctResult;
   /** What the file should begin with, for "not a … file" messages. */
   expected: string;
 }
@@ -457,7 +460,7 @@ const FORMATS: Readonly<Record<OcctFormat, FormatSpec>> = {
     label: 'STEP',
     extensions: ['step', 'stp', 'p21'],
     sniff: sniffStep,
-    read: (m, b) => m.ReadStepFile(b, null),
+    read: (m, b, p) => m.ReadStepFile(b, p),
     expected: "it does not begin with 'ISO-10303-21;'",
   },
   iges: {
@@ -465,7 +468,7 @@ const FORMATS: Readonly<Record<OcctFormat, FormatSpec>> = {
     label: 'IGES',
     extensions: ['iges', 'igs'],
     sniff: sniffIges,
-    read: (m, b) => m.ReadIgesFile(b, null),
+    read: (m, b, p) => m.ReadIgesFile(b, p),
     expected: "its first line is not an IGES Start record ('S' in column 73, then a sequence number)",
   },
   brep: {
@@ -473,7 +476,7 @@ const FORMATS: Readonly<Record<OcctFormat, FormatSpec>> = {
     label: 'BREP',
     extensions: ['brep', 'brp'],
     sniff: sniffBrep,
-    read: (m, b) => m.ReadBrepFile(b, null),
+    read: (m, b, p) => m.ReadBrepFile(b, p),
     expected: "it does not begin with 'DBRep_DrawableShape' or 'CASCADE Topology V1'",
   },
 };
@@ -552,6 +555,12 @@ async function importOcct(
   const signal = options.signal;
   const limits = limitsOf(options);
   checkAborted(signal, fileName);
+  let params: TessellationParams | null;
+  try {
+    params = tessellationParams(options.linearDeflectionMm);
+  } catch (e) {
+    throw new ImportError('unreadable-cad', fileName, (e as Error).message);
+  }
   if (bytes.length === 0) throw new ImportError('empty-file', fileName, 'the file is empty (0 bytes)');
   checkFileSize(bytes.length, fileName, limits);
   if (isBlankFile(bytes)) {
@@ -584,7 +593,7 @@ async function importOcct(
   let output: readonly string[];
   if (isRemote(module)) {
     try {
-      ({ result, output } = await module.read(spec.format, bytes, { fileName, label: spec.label, limits, warnings, ...(signal ? { signal } : {}) }));
+      ({ result, output } = await module.read(spec.format, bytes, { fileName, label: spec.label, limits, warnings, params, ...(signal ? { signal } : {}) }));
     } catch (err) {
       if (err instanceof ImportError) throw err;
       throw new ImportError('unreadable-cad', fileName, `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}`, { cause: err });
@@ -592,7 +601,7 @@ async function importOcct(
   } else {
     module.takeOutput?.(); // drop what earlier calls printed
     try {
-      result = spec.read(module, bytes);
+      result = spec.read(module, bytes, params);
     } catch (err) {
       throw new ImportError(
         'unreadable-cad',
@@ -772,9 +781,12 @@ function convertMesh(raw: unknown, b: number, fileName: string): ConvertedMesh {
   }
 
   let chordErrorMm: Float32Array | null = null;
+  let chordSide: Int8Array | null = null;
   const nrm: unknown = mesh.attributes?.normal?.array;
   if (isArrayLike(nrm) && nrm.length === pos.length && triangleCount > 0) {
-    chordErrorMm = estimateChordErrors(positions, Float64Array.from(nrm), indices);
+    const normals = Float64Array.from(nrm);
+    chordErrorMm = estimateChordErrors(positions, normals, indices);
+    chordSide = estimateChordSides(positions, normals, indices);
   }
 
   const faces = faceRangesOf(mesh.brep_faces, triangleCount);
@@ -787,6 +799,7 @@ function convertMesh(raw: unknown, b: number, fileName: string): ConvertedMesh {
     triangleCount,
     faceRanges: faces.ranges,
     chordErrorMm,
+    chordSide,
   };
   return { body, emptyFaces: faces.empty, badFaces: faces.bad };
 }
@@ -894,6 +907,37 @@ export function estimateChordErrors(positions: Float64Array, normals: Float64Arr
       if (s > worst) worst = s;
     }
     out[t] = CHORD_SAFETY_FACTOR * worst;
+  }
+  return out;
+}
+
+/**
+ * On which side of each triangle its exact face lies, from occt's (outward) vertex normals: +1
+ * where the face is convex over the triangle (normals spread apart along every edge: the exact face
+ * bulges outward, so the solid is larger than its mesh there — a pin, a ball, a boss), −1 where it
+ * is concave (normals close in: a hole, a seat; the solid is smaller than its mesh), 0 where it is
+ * both or unknown (a saddle, a triangle without usable normals) or flat.
+ */
+export function estimateChordSides(positions: Float64Array, normals: Float64Array, indices: Uint32Array): Int8Array {
+  const triangleCount = indices.length / 3;
+  const out = new Int8Array(triangleCount);
+  const P = positions, N = normals;
+  for (let t = 0; t < triangleCount; t++) {
+    let convex = false, concave = false, unknown = false;
+    for (let k = 0; k < 3; k++) {
+      const p = 3 * indices[3 * t + k];
+      const q = 3 * indices[3 * t + (k === 2 ? 0 : k + 1)];
+      const ux = P[q] - P[p], uy = P[q + 1] - P[p + 1], uz = P[q + 2] - P[p + 2];
+      const lp = Math.hypot(N[p], N[p + 1], N[p + 2]), lq = Math.hypot(N[q], N[q + 1], N[q + 2]);
+      if (!(lp > 1e-6 && lq > 1e-6 && Number.isFinite(lp + lq))) { unknown = true; continue; }
+      const len = Math.hypot(ux, uy, uz);
+      if (!(len > 0)) continue;
+      // How the unit normal turns along the edge, against the edge's direction.
+      const turn = ((N[q] / lq - N[p] / lp) * ux + (N[q + 1] / lq - N[p + 1] / lp) * uy + (N[q + 2] / lq - N[p + 2] / lp) * uz) / len;
+      if (turn > 1e-9) convex = true;
+      else if (turn < -1e-9) concave = true;
+    }
+    out[t] = unknown || convex === concave ? 0 : convex ? 1 : -1;
   }
   return out;
 }

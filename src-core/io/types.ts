@@ -40,6 +40,11 @@ export interface ImportedBody {
   faceRanges: Uint32Array | null;
   /** Per triangle, an estimate (mm) of the exact surface's distance from it (CAD formats); null or absent for meshes (STL). */
   chordErrorMm?: Float32Array | null;
+  /**
+   * Per triangle, on which side its exact face lies (occt.ts estimateChordSides): +1 convex (the
+   * exact solid is larger than the mesh there), −1 concave (smaller), 0 either; null when unknown.
+   */
+  chordSide?: Int8Array | null;
 }
 
 export interface ImportResult {
@@ -83,6 +88,28 @@ export interface ImportOptions {
    * the same points as onProgress, so that a long parse stays cancellable and the host responsive.
    */
   yieldToHost?: () => Promise<void>;
+  /**
+   * CAD only: tessellate with this linear deflection (mm: no triangle farther than this from its
+   * exact face) instead of OpenCascade's default (a ratio of the model's size). For refining
+   * bodies whose default triangles cannot decide a fit (src-core/check/refine.ts).
+   */
+  linearDeflectionMm?: number;
+}
+
+/** OpenCascade's triangulation parameters for a deflection (null: its defaults). */
+export interface TessellationParams {
+  readonly linearUnit: 'millimeter';
+  readonly linearDeflectionType: 'absolute_value';
+  readonly linearDeflection: number;
+  /** Radians: wide enough that the linear deflection alone decides. */
+  readonly angularDeflection: number;
+}
+
+/** The parameters for a linear deflection (mm), or null for OpenCascade's defaults. */
+export function tessellationParams(linearDeflectionMm: number | undefined): TessellationParams | null {
+  if (linearDeflectionMm === undefined) return null;
+  if (!(linearDeflectionMm > 0) || !Number.isFinite(linearDeflectionMm)) throw new RangeError(`the linear deflection must be a positive number of millimetres, got ${String(linearDeflectionMm)}`);
+  return { linearUnit: 'millimeter', linearDeflectionType: 'absolute_value', linearDeflection: linearDeflectionMm, angularDeflection: 0.5 };
 }
 
 export interface Importer {

@@ -11,7 +11,8 @@
  * and never prefixed.
  *
  * Numbers: plain decimals (no exponent, no digit grouping, `.` as decimal point), at most six
- * decimals (1 nm, 1e-6 mm³), trailing zeros dropped. Empty field: not measured / not applicable.
+ * decimals (1 nm, 1e-6 mm³), trailing zeros dropped. Empty field: not measured / not applicable
+ * (an empty `resolution_mm`: meshes that are the geometry, decided as given).
  */
 import type { InterferenceReport, ReportResult } from './model.js';
 
@@ -19,6 +20,7 @@ export const CSV_COLUMNS = [
   'a', 'a_name', 'b', 'b_name', 'kind', 'volume_mm3',
   'centroid_x_mm', 'centroid_y_mm', 'centroid_z_mm', 'contained',
   'distance_mm', 'depth_mm', 'triangle_pairs', 'tolerance_mm', 'reason',
+  'resolution_mm', 'refined_deflection_mm', 'separation_min_mm', 'separation_max_mm', 'possible_kinds',
 ] as const;
 
 export interface CsvOptions {
@@ -65,6 +67,11 @@ function row(r: ReportResult, names: ReadonlyMap<string, string>): string[] {
     String(r.trianglePairs.length),
     csvNumber(r.toleranceMm),
     csvText(r.reason ?? ''),
+    csvNumber(r.resolutionMm),
+    csvNumber(r.refinedDeflectionMm),
+    csvNumber(r.separationRangeMm?.[0] ?? null),
+    csvNumber(r.separationRangeMm?.[1] ?? null),
+    r.possibleKinds ? r.possibleKinds.join(' ') : '',
   ];
 }
 

@@ -228,7 +228,7 @@ export function cspHash(text: string): string {
 const STYLE = `
 :root {
   --fg: #1f2328; --muted: #59636e; --line: #d8dee4; --head: #f3f5f7; --bg: #fff;
-  --interference: #c62828; --clearance: #d35400; --contact: #1565c0; --ignored: #6e7781; --ok: #1a7f37;
+  --interference: #c62828; --clearance: #d35400; --undecided: #8e24aa; --contact: #1565c0; --ignored: #6e7781; --ok: #1a7f37;
 }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
@@ -254,6 +254,7 @@ h2 { font-size: 16px; margin: 28px 0 10px; }
 .badge.zero { opacity: .45; }
 .k-interference { background: var(--interference); }
 .k-clearance { background: var(--clearance); }
+.k-undecided { background: var(--undecided); }
 .k-contact { background: var(--contact); }
 .k-ignored { background: var(--ignored); }
 dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
@@ -352,9 +353,18 @@ export function contentSecurityPolicy(): string {
 const KIND_LABEL: Readonly<Record<ResultKind, string>> = {
   interference: 'interference',
   clearance: 'clearance',
+  undecided: 'undecided',
   contact: 'contact',
   ignored: 'ignored',
 };
+
+/** How finely the pair was decided: "±0.0011 mm", refined or not, or "as given" (STL). */
+function resolutionText(r: ReportResult): string {
+  if (r.kind === 'ignored') return '—';
+  if (r.resolutionMm === null) return 'as given';
+  const res = `±${formatNumber(r.resolutionMm)} mm`;
+  return r.refinedDeflectionMm !== null ? `${res}, refined to ${formatNumber(r.refinedDeflectionMm)} mm` : res;
+}
 
 function badge(kind: ResultKind, text: string, extraClass = ''): string {
   return `<span class="badge k-${kind}${extraClass}">${text}</span>`;
@@ -382,15 +392,17 @@ function th(label: string, numeric: boolean, extra = ''): string {
 function resultRow(r: ReportResult, names: ReadonlyMap<string, string>): string {
   const rank = KIND_ORDER.indexOf(r.kind);
   const reason = r.reason !== null && r.reason !== '' ? `<div class="reason">${escapeHtml(r.reason)}</div>` : '';
-  const geometric = r.kind === 'ignored' && r.geometricKind !== 'ignored'
+  const geometric = r.kind === 'ignored' && r.geometricKind !== 'ignored' && r.geometricKind !== 'clear'
     ? `<div class="reason">geometry: ${escapeHtml(r.geometricKind)}</div>` : '';
+  const undecided = r.kind === 'undecided' && r.possibleKinds !== null && r.separationRangeMm !== null
+    ? `<div class="reason">${escapeHtml(r.possibleKinds.join(' or '))}: separation ${formatNumber(r.separationRangeMm[0])} … ${formatNumber(r.separationRangeMm[1])} mm</div>` : '';
   const containedText = r.contained
     ? (r.containedPart !== null ? `yes: ${names.get(r.containedPart) || r.containedPart} inside` : 'yes')
     : 'no';
   const closest = r.closestPointsMm;
   return [
     '<tr>',
-    `<td data-v="${rank}">${badge(r.kind, KIND_LABEL[r.kind])}${reason}${geometric}</td>`,
+    `<td data-v="${rank}">${badge(r.kind, KIND_LABEL[r.kind])}${reason}${geometric}${undecided}</td>`,
     partCell(r.a, names),
     partCell(r.b, names),
     numCell(r.volumeMm3, withUnit(r.volumeMm3, 'mm³'), r.centroidMm !== null ? `centroid ${pointText(r.centroidMm)}` : undefined),
@@ -400,6 +412,7 @@ function resultRow(r: ReportResult, names: ReadonlyMap<string, string>): string 
     numCell(r.trianglePairs.length, formatCount(r.trianglePairs.length)),
     `<td data-v="${r.contained ? 'yes' : 'no'}">${escapeHtml(containedText)}</td>`,
     numCell(r.toleranceMm, withUnit(r.toleranceMm, 'mm')),
+    numCell(r.resolutionMm, resolutionText(r)),
     '</tr>',
   ].join('');
 }
@@ -408,6 +421,7 @@ function summaryBadges(report: InterferenceReport): string {
   const s = report.summary;
   const items: [ResultKind, number, string, string][] = [
     ['interference', s.interferences, 'interference', 'interferences'],
+    ['undecided', s.undecided, 'undecided pair', 'undecided pairs'],
     ['clearance', s.clearanceViolations, 'clearance violation', 'clearance violations'],
     ['contact', s.contacts, 'contact', 'contacts'],
     ['ignored', s.ignored, 'ignored pair', 'ignored pairs'],
@@ -426,6 +440,7 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
   const s = report.summary;
   const st = report.settings;
   const failed = s.interferences > 0 || s.clearanceViolations > 0 || report.results.some((r) => r.kind === 'interference' || r.kind === 'clearance');
+  const undecidedOnly = !failed && s.undecided > 0;
 
   // Most severe first, the report's order within a kind.
   const ordered = report.results
@@ -449,7 +464,9 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
     `${formatCount(s.parts)} ${s.parts === 1 ? 'part' : 'parts'} · ${formatCount(s.triangles)} triangles · checked in ${escapeHtml(formatDuration(s.elapsedMs))}</div>\n`,
     failed
       ? '<div class="status fail">Fail: interference or clearance violation found (exit status 1)</div>\n'
-      : '<div class="status pass">Pass: no interference (exit status 0)</div>\n',
+      : undecidedOnly
+        ? '<div class="status fail">Undecided: the tessellation could not tell whether some pairs interfere (exit status 1 unless undecided pairs are allowed)</div>\n'
+        : '<div class="status pass">Pass: no interference (exit status 0)</div>\n',
     '</header>\n',
   );
 
@@ -457,11 +474,14 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
   if (s.contained > 0) {
     out.push(`<p>${formatCount(s.contained)} of the results ${s.contained === 1 ? 'is a part' : 'are parts'} wholly inside another part.</p>\n`);
   }
+  if (s.refinedPairs > 0 && s.finestDeflectionMm !== null) {
+    out.push(`<p>${formatCount(s.refinedPairs)} ${s.refinedPairs === 1 ? 'pair was' : 'pairs were'} decided on bodies re-tessellated finer, down to ${formatNumber(s.finestDeflectionMm)} mm.</p>\n`);
+  }
   out.push('</section>\n');
 
   out.push(
     '<section aria-labelledby="h-settings">\n<h2 id="h-settings">Settings</h2>\n<dl class="settings">\n',
-    `<dt>Touch tolerance</dt><dd>${formatNumber(st.touchToleranceMm)} mm (${st.touchToleranceAuto ? 'automatic, from the parts’ chordal error' : 'set in the assembly'}): surfaces closer than this, or overlapping by less, are contact</dd>\n`,
+    `<dt>Touch tolerance</dt><dd>${formatNumber(st.touchToleranceMm)} mm (${st.touchToleranceAuto ? 'the default' : 'as set'}): surfaces closer than this are contact; CAD solids that overlap are interference at any depth, meshes given as such (STL) that overlap by less than this are contact</dd>\n`,
     `<dt>Clearance</dt><dd>${st.clearanceMm > 0 ? `${formatNumber(st.clearanceMm)} mm: pairs closer than this are clearance violations` : 'off (0 mm)'}</dd>\n`,
     `<dt>Contact counts as interference</dt><dd>${st.contactIsInterference ? 'yes' : 'no'}</dd>\n`,
     '</dl>\n</section>\n',
@@ -486,11 +506,12 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
     th('Triangle pairs', true),
     th('Contained', false),
     th('Tolerance (mm)', true),
+    th('Resolution', true),
     '</tr></thead>\n<tbody>\n',
   );
   for (const { r } of ordered) out.push(resultRow(r, names), '\n');
   if (ordered.length === 0) {
-    out.push('<tr><td class="empty" colspan="9">No pair interferes, touches or violates the clearance.</td></tr>\n');
+    out.push('<tr><td class="empty" colspan="10">No pair interferes, touches or violates the clearance.</td></tr>\n');
   }
   out.push('</tbody>\n</table></div>\n</section>\n');
 

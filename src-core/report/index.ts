@@ -6,7 +6,7 @@ export {
   REPORT_FORMAT, REPORT_VERSION, KIND_ORDER, ReportError, buildReport, exitCode, isoSeconds,
   countResults, checkReportConsistency,
   type InterferenceReport, type ReportSettings, type ReportSummary, type ReportResult, type ReportPart,
-  type ReportGenerator, type ReportPartInput, type BuildReportInput, type TrianglePair, type Vec3,
+  type ReportGenerator, type ReportPartInput, type BuildReportInput, type TrianglePair, type Vec3, type UndecidedPolicy,
 } from './model.js';
 export { reportToJson, parseReport, type ParseReportOptions } from './json.js';
 export { reportToCsv, csvField, csvText, csvNumber, CSV_COLUMNS, type CsvOptions } from './csv.js';

@@ -7,9 +7,9 @@
  * about 100 characters, so tens of thousands of triangle pairs take a few thousand lines rather
  * than one line or a hundred thousand. Numbers are written by JSON.stringify: full precision.
  */
-import type { ResultKind } from '../check/types.js';
+import type { GeometryKind, ResultKind } from '../check/types.js';
 import {
-  REPORT_FORMAT, REPORT_VERSION, ReportError, checkReportConsistency,
+  REPORT_FORMAT, REPORT_VERSION, ReportError, checkReportConsistency, countResults,
   type InterferenceReport, type ReportPart, type ReportResult, type TrianglePair, type Vec3,
 } from './model.js';
 
@@ -123,7 +123,7 @@ export function reportToJson(report: InterferenceReport): string {
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-const KINDS: readonly ResultKind[] = ['interference', 'contact', 'clearance', 'ignored'];
+const KINDS: readonly ResultKind[] = ['interference', 'contact', 'clearance', 'undecided', 'ignored'];
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 type Obj = Record<string, unknown>;
@@ -242,6 +242,23 @@ function result(v: unknown, field: string, defaultTolerance: number): ReportResu
     depthMm: optional(o, 'depthMm', field, numOrNull, null),
     toleranceMm: optional(o, 'toleranceMm', field, nonNegative, defaultTolerance),
     reason: optional(o, 'reason', field, strOrNull, null),
+    resolutionMm: optional(o, 'resolutionMm', field, (x, f) => (x === null ? null : nonNegative(x, f)), null),
+    refinedDeflectionMm: optional(o, 'refinedDeflectionMm', field, (x, f) => (x === null ? null : nonNegative(x, f)), null),
+    separationRangeMm: optional(o, 'separationRangeMm', field, (x, f) => {
+      if (x === null) return null;
+      const r = arr(x, f);
+      if (r.length !== 2) fail(f, `must be [low, high], got ${r.length} numbers`);
+      return [num(r[0], `${f}[0]`), num(r[1], `${f}[1]`)] as const;
+    }, null),
+    possibleKinds: optional(o, 'possibleKinds', field, (x, f) => {
+      if (x === null) return null;
+      return arr(x, f).map((g, i) => {
+        if (g !== 'interference' && g !== 'contact' && g !== 'clearance' && g !== 'clear') {
+          fail(`${f}[${i}]`, `must be interference, contact, clearance or clear; got ${describe(g)}`);
+        }
+        return g as GeometryKind;
+      });
+    }, null),
     trianglePairs: trianglePairs(o['trianglePairs'], `${field}.trianglePairs`),
   };
 }
@@ -316,6 +333,10 @@ export function parseReport(text: string, options: ParseReportOptions = {}): Int
     elapsedMs: nonNegative(sm['elapsedMs'], 'summary.elapsedMs'),
     contained: optional(sm, 'contained', 'summary', count,
       results.filter((r) => r.contained && r.kind !== 'ignored').length),
+    undecided: optional(sm, 'undecided', 'summary', count, results.filter((r) => r.kind === 'undecided').length),
+    refinedPairs: optional(sm, 'refinedPairs', 'summary', count, results.filter((r) => r.refinedDeflectionMm !== null).length),
+    finestDeflectionMm: optional(sm, 'finestDeflectionMm', 'summary', (x, f) => (x === null ? null : nonNegative(x, f)),
+      countResults(results).finestDeflectionMm),
   };
 
   const parts = optional(o, 'parts', '', (p, f) => arr(p, f).map((x, i) => part(x, `${f}[${i}]`)), []);

@@ -13,7 +13,7 @@
  *
  * Numbers keep full double precision here and in the JSON; only the human renderings round.
  */
-import type { CheckResult, PairResult, ResultKind } from '../check/types.js';
+import type { CheckResult, GeometryKind, PairResult, ResultKind } from '../check/types.js';
 
 export const REPORT_FORMAT = 'interfere-report';
 export const REPORT_VERSION = 1;
@@ -40,6 +40,11 @@ export interface ReportSummary {
   readonly elapsedMs: number;
   /** Added field: results (other than ignored ones) with one part wholly inside the other. */
   readonly contained: number;
+  /** Added field: CAD pairs the triangles could not decide, even refined (kind 'undecided'). */
+  readonly undecided: number;
+  /** Added field: pairs decided on re-tessellated bodies, and the finest deflection used (mm). */
+  readonly refinedPairs: number;
+  readonly finestDeflectionMm: number | null;
 }
 
 export interface ReportResult {
@@ -65,6 +70,17 @@ export interface ReportResult {
   readonly toleranceMm: number;
   /** The ignore rule's reason, for ignored pairs. */
   readonly reason: string | null;
+  /**
+   * Added field: the ± of the depth or distance where the parts meet (mm: the two CAD bodies'
+   * chordal errors there), or null when both meshes are the geometry (STL: "as given").
+   */
+  readonly resolutionMm: number | null;
+  /** Added field: the finest linear deflection the pair's bodies were re-tessellated with (mm), or null. */
+  readonly refinedDeflectionMm: number | null;
+  /** Added field: the exact signed separation (mm; −depth … distance) lies in this range, for CAD pairs. */
+  readonly separationRangeMm: readonly [number, number] | null;
+  /** Added field: for undecided pairs, the kinds the exact solids may have. */
+  readonly possibleKinds: readonly GeometryKind[] | null;
   readonly trianglePairs: readonly TrianglePair[];
 }
 
@@ -138,7 +154,7 @@ export class ReportError extends Error {
 }
 
 /** Kinds from most to least severe: the order the human renderings list results in. */
-export const KIND_ORDER: readonly ResultKind[] = ['interference', 'clearance', 'contact', 'ignored'];
+export const KIND_ORDER: readonly ResultKind[] = ['interference', 'undecided', 'clearance', 'contact', 'ignored'];
 
 /** `2026-11-29T12:00:00Z`: ISO 8601 UTC at seconds precision (fractions are truncated). */
 export function isoSeconds(date: Date): string {
@@ -197,28 +213,41 @@ function resultOf(r: PairResult, index: number): ReportResult {
     depthMm: finiteOrNull(r.depthMm),
     toleranceMm: requireFinite(r.toleranceMm, `${field}.toleranceMm`),
     reason: r.reason,
+    resolutionMm: finiteOrNull(r.resolutionMm),
+    refinedDeflectionMm: finiteOrNull(r.refinedDeflectionMm),
+    separationRangeMm: r.separationRangeMm && r.separationRangeMm.every((x) => Number.isFinite(x)) ? [r.separationRangeMm[0], r.separationRangeMm[1]] : null,
+    possibleKinds: r.possibleKinds ? [...r.possibleKinds] : null,
     trianglePairs: pairsOf(r.trianglePairs, `${field}.trianglePairs`),
   };
 }
 
 /** Counts of results by kind (the `summary` figures that follow from `results`). */
-export function countResults(results: readonly Pick<ReportResult, 'kind' | 'contained'>[]): Pick<
+export function countResults(results: readonly (Pick<ReportResult, 'kind' | 'contained'> & Partial<Pick<ReportResult, 'refinedDeflectionMm'>>)[]): Pick<
   ReportSummary,
-  'interferences' | 'contacts' | 'clearanceViolations' | 'ignored' | 'contained'
+  'interferences' | 'contacts' | 'clearanceViolations' | 'ignored' | 'contained' | 'undecided' | 'refinedPairs' | 'finestDeflectionMm'
 > {
   let interferences = 0;
   let contacts = 0;
   let clearanceViolations = 0;
   let ignored = 0;
   let contained = 0;
+  let undecided = 0;
+  let refinedPairs = 0;
+  let finestDeflectionMm: number | null = null;
   for (const r of results) {
     if (r.kind === 'interference') interferences++;
     else if (r.kind === 'contact') contacts++;
     else if (r.kind === 'clearance') clearanceViolations++;
+    else if (r.kind === 'undecided') undecided++;
     else ignored++;
     if (r.contained && r.kind !== 'ignored') contained++;
+    const d = r.refinedDeflectionMm;
+    if (d !== null && d !== undefined) {
+      refinedPairs++;
+      finestDeflectionMm = finestDeflectionMm === null ? d : Math.min(finestDeflectionMm, d);
+    }
   }
-  return { interferences, contacts, clearanceViolations, ignored, contained };
+  return { interferences, contacts, clearanceViolations, ignored, contained, undecided, refinedPairs, finestDeflectionMm };
 }
 
 /**
@@ -245,7 +274,7 @@ export function checkReportConsistency(report: Pick<InterferenceReport, 'summary
     seen.add(key);
   });
   const counts = countResults(report.results);
-  for (const key of ['interferences', 'contacts', 'clearanceViolations', 'ignored'] as const) {
+  for (const key of ['interferences', 'contacts', 'clearanceViolations', 'ignored', 'undecided'] as const) {
     if (report.summary[key] !== counts[key]) {
       throw new ReportError(`is ${report.summary[key]} but results hold ${counts[key]}`, `summary.${key}`);
     }
@@ -300,6 +329,9 @@ export function buildReport(input: BuildReportInput): InterferenceReport {
       ignored: summary.ignored,
       elapsedMs: summary.elapsedMs,
       contained: summary.contained,
+      undecided: summary.undecided,
+      refinedPairs: summary.refinedPairs,
+      finestDeflectionMm: summary.finestDeflectionMm,
     },
     results,
     parts,
@@ -309,12 +341,17 @@ export function buildReport(input: BuildReportInput): InterferenceReport {
   return report;
 }
 
+/** How undecided pairs count for the exit status: as a possible interference (default), or not. */
+export type UndecidedPolicy = 'fail' | 'pass';
+
 /**
  * The command line's exit status for a report (formats.md): 1 when an interference or a
- * clearance violation was found, else 0 (contacts and ignored pairs are allowed). Status 2 (the
- * input could not be checked) has no report.
+ * clearance violation was found, or (by default) a pair the triangles could not decide, else 0
+ * (contacts and ignored pairs are allowed). Status 2 (the input could not be checked) has no
+ * report.
  */
-export function exitCode(report: Pick<InterferenceReport, 'summary' | 'results'>): 0 | 1 {
+export function exitCode(report: Pick<InterferenceReport, 'summary' | 'results'>, undecided: UndecidedPolicy = 'fail'): 0 | 1 {
+  const failing = (k: ResultKind): boolean => k === 'interference' || k === 'clearance' || (undecided === 'fail' && k === 'undecided');
   if (report.summary.interferences > 0 || report.summary.clearanceViolations > 0) return 1;
-  return report.results.some((r) => r.kind === 'interference' || r.kind === 'clearance') ? 1 : 0;
+  return report.results.some((r) => failing(r.kind)) ? 1 : 0;
 }

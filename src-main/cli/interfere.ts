@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { checkFile, type CheckFileResult, type CheckStage } from '../services/checkService.js';
 import { writeFileAtomic } from '../services/files.js';
-import { reportToCsv, reportToHtml, reportToJson, exitCode, type InterferenceReport } from '../../src-core/report/index.js';
+import { reportToCsv, reportToHtml, reportToJson, exitCode, type InterferenceReport, type UndecidedPolicy } from '../../src-core/report/index.js';
 import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
 import { createTreeBuilder } from '../services/treeBuilder.js';
 import { createImporter } from '../services/importers.js';
@@ -32,10 +32,18 @@ Options:
                       name; without it, "-<name>" is inserted before the extension.
   --json              print the JSON report to standard output (an array with several inputs);
                       the summary then goes to standard error
-  --tolerance MM      touch tolerance in millimetres: surfaces closer than this, or overlapping by
-                      less, are contact, not interference. Default: the assembly's setting; when it
-                      has none, automatic from each part's tessellation (chordal) error, at least
-                      0.01 mm
+  --tolerance MM      touch tolerance in millimetres: surfaces closer than this are contact.
+                      Default: the assembly's setting, else 0.01 mm. CAD solids (STEP, IGES, BREP)
+                      that overlap are an interference at any depth (fits within ±0.0015 mm of
+                      line to line are contact); meshes given as such (STL) that overlap by less
+                      than the tolerance are contact
+  --refine on|off     where a CAD file's triangles are too coarse to decide a pair (a fit finer
+                      than their chordal error), tessellate its bodies again finer, down to
+                      0.0005 mm, until the kind is certain (default on). Off: such pairs are
+                      reported as undecided
+  --undecided fail|pass
+                      whether pairs the triangles could not decide, even refined, fail the check
+                      as a possible interference (fail, the default) or not (pass)
   --clearance MM      report pairs closer than MM millimetres as clearance violations (default:
                       the assembly's setting, else 0 = off)
   --contact-is-interference
@@ -56,7 +64,8 @@ Options:
 
 Exit status:
   0  no interference and no clearance violation (contacts and ignored pairs allowed)
-  1  an interference or a clearance violation was found
+  1  an interference or a clearance violation was found, or (unless --undecided pass) a pair
+     that the triangles could not decide
   2  an input could not be checked (the message names the file and the problem); the other
      inputs are still checked and reported
 
@@ -76,6 +85,8 @@ interface Options {
   contactIsInterference: boolean | undefined;
   jobs: number | undefined;
   limits: Partial<ImportLimits>;
+  refine: boolean;
+  undecided: UndecidedPolicy;
   quiet: boolean;
   progress: boolean;
 }
@@ -140,6 +151,8 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
         jobs: { type: 'string' },
         'max-triangles': { type: 'string' },
         'import-timeout': { type: 'string' },
+        refine: { type: 'string' },
+        undecided: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         'no-progress': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -166,9 +179,18 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
     contactIsInterference: values['contact-is-interference'] ? true : undefined,
     jobs: parseNumber('--jobs', values.jobs, true),
     limits: importLimits(parseMaxTriangles(values['max-triangles']), parseTimeout(values['import-timeout'])),
+    refine: parseChoice('--refine', values.refine, ['on', 'off'] as const, 'on') === 'on',
+    undecided: parseChoice('--undecided', values.undecided, ['fail', 'pass'] as const, 'fail'),
     quiet: values.quiet ?? false,
     progress: !values['no-progress'],
   };
+}
+
+/** A flag that takes one of a few words. */
+function parseChoice<T extends string>(flag: string, text: string | undefined, choices: readonly T[], fallback: T): T {
+  if (text === undefined) return fallback;
+  if (!(choices as readonly string[]).includes(text)) throw new UsageError(`${flag} needs ${choices.join(' or ')}, got '${text}'`);
+  return text as T;
 }
 
 type ReportFormat = 'json' | 'csv' | 'html';
@@ -212,7 +234,7 @@ class Progress {
     const width = 24;
     const f = total > 0 ? Math.min(1, done / total) : 0;
     const bar = '█'.repeat(Math.round(f * width)).padEnd(width, '░');
-    const label = stage === 'open' ? 'reading' : stage === 'trees' ? 'building trees' : 'checking pairs';
+    const label = stage === 'open' ? 'reading' : stage === 'trees' ? 'building trees' : stage === 'refine' ? 'refining undecided pairs' : 'checking pairs';
     const cols = process.stderr.columns ?? 80;
     const line = ` ${bar} ${label} ${path.basename(file)}`.slice(0, Math.max(10, cols - 1));
     process.stderr.write(`\r${line}\x1b[K`);
@@ -232,13 +254,17 @@ function summaryTable(result: CheckFileResult): string {
   const r = result.report;
   const s = r.summary;
   const lines: string[] = [];
-  const tol = r.settings.touchToleranceAuto ? `auto (≤ ${r.settings.touchToleranceMm.toFixed(3)} mm)` : `${r.settings.touchToleranceMm} mm`;
+  const tol = `${r.settings.touchToleranceMm} mm${r.settings.touchToleranceAuto ? ' (default)' : ''}`;
   lines.push(`${path.basename(result.path)}: ${s.parts} parts, ${s.triangles.toLocaleString('en-US')} triangles, touch tolerance ${tol}` +
     (r.settings.clearanceMm > 0 ? `, clearance ${r.settings.clearanceMm} mm` : '') + `, ${s.elapsedMs} ms`);
-  lines.push(`  ${s.interferences} interference(s), ${s.clearanceViolations} clearance violation(s), ${s.contacts} contact(s), ${s.ignored} ignored`);
+  lines.push(`  ${s.interferences} interference(s), ${s.clearanceViolations} clearance violation(s), ${s.contacts} contact(s), ${s.ignored} ignored` +
+    (s.undecided > 0 ? `, ${s.undecided} undecided` : ''));
+  if (s.refinedPairs > 0 && s.finestDeflectionMm !== null) {
+    lines.push(`  ${s.refinedPairs} pair(s) decided on bodies tessellated finer, down to ${s.finestDeflectionMm} mm`);
+  }
   const rows = r.results.filter((x) => x.kind !== 'ignored' && x.kind !== 'contact');
   if (rows.length > 0) {
-    const header = ['kind', 'part a', 'part b', 'volume mm³', 'depth mm', 'distance mm', 'tri pairs'];
+    const header = ['kind', 'part a', 'part b', 'volume mm³', 'depth mm', 'distance mm', 'tri pairs', 'resolution mm'];
     const body = rows.map((x) => [
       x.kind + (x.contained ? ' (contained)' : ''),
       x.a,
@@ -247,6 +273,7 @@ function summaryTable(result: CheckFileResult): string {
       fmt(x.depthMm, 3),
       fmt(x.distanceMm, 4),
       String(x.trianglePairs.length),
+      x.resolutionMm === null ? 'as given' : `±${x.resolutionMm.toFixed(4)}${x.refinedDeflectionMm !== null ? ' (refined)' : ''}`,
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
     const line = (cells: string[]): string => '  ' + cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
@@ -300,6 +327,7 @@ export async function main(argv: string[]): Promise<number> {
             ...(o.contactIsInterference !== undefined ? { contactIsInterference: o.contactIsInterference } : {}),
           },
           signal: controller.signal,
+          refine: o.refine,
           onProgress: (stage, done, total) => progress.update(file, stage, done, total),
         });
       } catch (e) {
@@ -315,7 +343,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       progress.clear();
       reports.push(result.report);
-      const code = exitCode(result.report);
+      const code = exitCode(result.report, o.undecided);
       if (status !== 2) status = Math.max(status, code);
       if (!o.quiet) out.write(`${summaryTable(result)}\n`);
       if (o.report) {

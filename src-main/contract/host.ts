@@ -101,7 +101,7 @@ const vec3 = z.tuple([finite, finite, finite]);
 export const PairResultSchema = z.object({
   a: id,
   b: id,
-  kind: z.enum(['interference', 'contact', 'clearance', 'ignored']),
+  kind: z.enum(['interference', 'contact', 'clearance', 'undecided', 'ignored']),
   /** Triangle pairs [triangle of a, triangle of b, …] in each body's import order. */
   trianglePairs: z.instanceof(Uint32Array),
   volumeMm3: finite.nullable(),
@@ -113,6 +113,14 @@ export const PairResultSchema = z.object({
   depthMm: finite.nullable(),
   toleranceMm: finite,
   reason: z.string().nullable(),
+  /** The ± of the depth or distance (mm) where the parts meet; null for meshes that are the geometry (STL). */
+  resolutionMm: finite.nullable(),
+  /** The finest deflection the pair's CAD bodies were re-tessellated with to decide it (mm), or null. */
+  refinedDeflectionMm: finite.nullable(),
+  /** The exact signed separation (−depth … distance, mm) lies in this range, for CAD pairs. */
+  separationRangeMm: z.tuple([finite, finite]).nullable(),
+  /** For undecided pairs, the kinds the exact solids may have. */
+  possibleKinds: z.array(z.enum(['interference', 'contact', 'clearance', 'clear'])).max(4).nullable(),
   status: ResultStatusSchema,
 });
 export type PairResultInfo = z.infer<typeof PairResultSchema>;
@@ -134,6 +142,9 @@ export const CheckOutcomeSchema = z.object({
     contacts: z.number().int(),
     clearanceViolations: z.number().int(),
     ignored: z.number().int(),
+    undecided: z.number().int(),
+    refinedPairs: z.number().int(),
+    finestDeflectionMm: finite.nullable(),
     elapsedMs: finite,
   }),
   results: z.array(PairResultSchema),
@@ -296,7 +307,11 @@ export const REQUESTS = {
   /** Deletes a recoverable document's recovery file; `discarded` is false when there was none. */
   'doc.discardRecovery': { request: z.object({ recoveryId: RecoveryIdSchema }), response: z.object({ discarded: z.boolean() }) },
   /** Start an all-pairs (or scoped) check; progress and the outcome arrive as job events. */
-  'check.run': { request: docRef.extend({ scope: CheckScopeSchema.optional() }), response: z.object({ jobId: id }) },
+  /**
+   * Check the document (or a scope of it). `refine` (default true): re-tessellate the CAD bodies of
+   * pairs their triangles cannot decide, finer, until they are decided.
+   */
+  'check.run': { request: docRef.extend({ scope: CheckScopeSchema.optional(), refine: z.boolean().optional() }), response: z.object({ jobId: id }) },
   /** Re-check one pair at the document's current placements (live check while dragging). */
   'check.pair': { request: docRef.extend({ a: id, b: id, withinMm: finite.nonnegative().max(1e6).optional() }), response: PairCheckSchema },
   /** The traversal of one pair at the current placements (traversal view); boxes up to maxDepth. */

@@ -11,11 +11,13 @@ import { edgeReport } from '../../src-core/geometry/meshProps.js';
 import { buildObbTree } from '../../src-core/obbtree/build.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
 import { runCheck } from '../../src-core/check/check.js';
+import { refineCheck, type RefineLimits } from '../../src-core/check/refine.js';
 import type { CheckPart, CheckResult, CheckSettings } from '../../src-core/check/types.js';
 import { buildReport, type InterferenceReport } from '../../src-core/report/index.js';
-import { openAny, type DocumentKind } from './documents.js';
+import { defaultImporter, openAny, type DocumentKind } from './documents.js';
 import { loadManifold } from './manifoldNode.js';
 import { APP_NAME, APP_VERSION } from './appInfo.js';
+import { createHostRefiner, type RefinerSource } from './refiner.js';
 
 /** Builds trees for meshes (by key); in-process by default, or through the process pool. */
 export type TreeBuilder = (
@@ -37,7 +39,7 @@ export const buildTreesInProcess: TreeBuilder = async (meshes, options) => {
   return out;
 };
 
-export type CheckStage = 'open' | 'trees' | 'check';
+export type CheckStage = 'open' | 'trees' | 'check' | 'refine';
 
 export interface CheckFileOptions {
   /** Importer for CAD/STL bytes (the default registry when absent). */
@@ -49,6 +51,12 @@ export interface CheckFileOptions {
   readonly signal?: AbortSignal;
   /** Fixed time for the report (tests); default now. */
   readonly generatedAt?: Date;
+  /**
+   * Re-tessellate the CAD bodies of pairs their triangles cannot decide (default true), within
+   * these limits (src-core/check/refine.ts).
+   */
+  readonly refine?: boolean;
+  readonly refineLimits?: Partial<RefineLimits>;
 }
 
 export interface CheckFileResult {
@@ -102,6 +110,10 @@ export interface PreparedCheck {
   readonly parts: CheckPart[];
   readonly settings: CheckSettings;
   readonly timings: { readonly openMs: number; readonly treesMs: number };
+  /** CAD sources that can be read again finer, by source id. */
+  readonly refinable: ReadonlyMap<string, RefinerSource>;
+  readonly importer: ImportFunction;
+  readonly buildTrees: TreeBuilder;
 }
 
 /** Opens a file and builds its trees (the part of checkFile before the check itself). */
@@ -126,6 +138,17 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
   );
   const t2 = performance.now();
 
+  // CAD sources (their bodies know their chordal error) can be tessellated again, finer.
+  const refinable = new Map<string, RefinerSource>();
+  const folder = path.dirname(path.resolve(opened.path));
+  for (const source of assembly.doc.sources) {
+    const its = assembly.parts.filter((p) => p.sourceId === source.id);
+    if (its.length === 0 || !its.every((p) => p.body.chordErrorMm)) continue;
+    const file = opened.kind === 'assembly' ? path.resolve(folder, source.path) : path.resolve(opened.path);
+    const bodies = assembly.bodyCounts.get(source.id);
+    if (bodies === undefined) continue;
+    refinable.set(source.id, { path: file, bodies });
+  }
   const parts: CheckPart[] = assembly.parts.map((p) => {
     const key = `${p.sourceId}#${p.bodyIndex}`;
     return {
@@ -135,6 +158,8 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
       tree: trees.get(key)!,
       transform: p.transform,
       chordErrorMm: p.body.chordErrorMm ?? null,
+      chordSide: p.body.chordSide ?? null,
+      refine: refinable.has(p.sourceId) ? { sourceKey: p.sourceId, bodyIndex: p.bodyIndex } : null,
     };
   });
   const docSettings = assembly.doc.settings;
@@ -143,20 +168,28 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
     clearanceMm: options.settings?.clearanceMm ?? docSettings.clearanceMm,
     contactIsInterference: options.settings?.contactIsInterference ?? docSettings.contactIsInterference,
   };
-  return { path: opened.path, kind: opened.kind, assembly, meshes, parts, settings, timings: { openMs: t1 - t0, treesMs: t2 - t1 } };
+  return {
+    path: opened.path, kind: opened.kind, assembly, meshes, parts, settings, timings: { openMs: t1 - t0, treesMs: t2 - t1 },
+    refinable, importer: options.importer ?? defaultImporter(), buildTrees: build,
+  };
 }
 
-/** Runs the check of a prepared document. */
-export function runPreparedCheck(prepared: PreparedCheck, options: Pick<CheckFileOptions, 'onProgress' | 'signal'> = {}): Promise<CheckResult> {
-  return runCheck(
-    { parts: prepared.parts, settings: prepared.settings, ignore: prepared.assembly.doc.ignore },
-    {
-      manifold: loadManifold,
-      signal: options.signal,
-      onProgress: (p) => options.onProgress?.('check', p.done, p.total),
-      now: () => performance.now(),
-    },
-  );
+/** Runs the check of a prepared document, refining what its triangles cannot decide. */
+export async function runPreparedCheck(
+  prepared: PreparedCheck,
+  options: Pick<CheckFileOptions, 'onProgress' | 'signal' | 'refine' | 'refineLimits'> = {},
+): Promise<CheckResult> {
+  const request = { parts: prepared.parts, settings: prepared.settings, ignore: prepared.assembly.doc.ignore };
+  const checkOptions = {
+    manifold: loadManifold,
+    signal: options.signal,
+    onProgress: (p: { phase: string; done: number; total: number }) => options.onProgress?.(p.phase === 'refine' ? 'refine' : 'check', p.done, p.total),
+    now: () => performance.now(),
+  };
+  const first = await runCheck(request, checkOptions);
+  if (options.refine === false || prepared.refinable.size === 0) return first;
+  const refiner = createHostRefiner({ importer: prepared.importer, buildTrees: prepared.buildTrees, sources: prepared.refinable });
+  return refineCheck(request, first, refiner, { ...checkOptions, ...(options.refineLimits ? { limits: options.refineLimits } : {}) });
 }
 
 /** Opens and checks one file; see the module comment. */

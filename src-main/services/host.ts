@@ -63,6 +63,8 @@ import { createMesh, MeshError, type TriangleMesh } from '../../src-core/geometr
 import { edgeReport } from '../../src-core/geometry/meshProps.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
 import { runCheck, CheckAbortedError } from '../../src-core/check/check.js';
+import { refineCheck } from '../../src-core/check/refine.js';
+import { createHostRefiner, type HostRefiner, type RefinerSource } from './refiner.js';
 import type { CheckPart, CheckProgress, CheckResult, CheckSettings } from '../../src-core/check/types.js';
 import { collidePlaced } from '../../src-core/collide/collide.js';
 import { minDistance } from '../../src-core/collide/proximity.js';
@@ -166,6 +168,8 @@ interface DocState {
   changes: number;
   readonly recoveryId: string;
   readonly autosave: AutosaveState;
+  /** Refined bodies of the document's CAD sources, made by checks (created on first need). */
+  refiner?: HostRefiner;
 }
 
 interface AutosaveState {
@@ -186,7 +190,7 @@ interface Job {
 }
 
 const IDENTITY = Float64Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-const RESULT_KINDS_WITH_STATUS = new Set(['interference', 'clearance', 'contact']);
+const RESULT_KINDS_WITH_STATUS = new Set(['interference', 'clearance', 'contact', 'undecided']);
 const STATUS_VALUES = new Set<string>(['new', 'active', 'resolved', 'ignored']);
 const MODEL_FILTERS = [
   { name: 'Assemblies and CAD files', extensions: ['json', 'stp', 'step', 'igs', 'iges', 'brep', 'brp', 'stl'] },
@@ -397,7 +401,7 @@ const RELATIVE = new Float64Array(12);
 export function checkPartsOf(doc: { readonly parts: readonly PartState[]; readonly bodies: ReadonlyMap<string, BodyState> }): CheckPart[] {
   return doc.parts.map((p) => {
     const b = doc.bodies.get(p.bodyKey) as BodyState;
-    return { id: p.id, name: p.name, mesh: b.mesh, tree: b.tree, transform: Float64Array.from(p.transform), chordErrorMm: b.body.chordErrorMm ?? null };
+    return { id: p.id, name: p.name, mesh: b.mesh, tree: b.tree, transform: Float64Array.from(p.transform), chordErrorMm: b.body.chordErrorMm ?? null, chordSide: b.body.chordSide ?? null };
   });
 }
 
@@ -1034,8 +1038,12 @@ export class HostService implements HostServiceApi {
 
   // ---- Checks -------------------------------------------------------------------------------------
 
-  private async runCheckJob(d: DocState, job: Job, scope: CheckScope): Promise<void> {
-    const parts = checkPartsOf(d);
+  private async runCheckJob(d: DocState, job: Job, scope: CheckScope, refine = true): Promise<void> {
+    const sources = refine ? this.refinableSources(d) : new Map<string, RefinerSource>();
+    const parts = checkPartsOf(d).map((p) => {
+      const part = d.partIndex.get(p.id)!;
+      return sources.has(part.sourceId) ? { ...p, refine: { sourceKey: part.sourceId, bodyIndex: part.bodyIndex } } : p;
+    });
     const settings: CheckSettings = { ...d.settings };
     const ignore = d.ignore.map((r) => ({ ...r }));
     const reportParts: ReportPartInput[] = this.reportPartsOf(d);
@@ -1046,17 +1054,21 @@ export class HostService implements HostServiceApi {
       await nextTurn();
       if (signal.aborted) throw new CheckAbortedError();
       progress('starting the check', 0, 1);
-      const result = await runCheck(
-        { parts, settings, ignore, scope },
-        {
-          manifold: loadManifold,
-          signal,
-          onProgress: (p) => progress(stageOf(p), p.done, p.total),
-          now: () => performance.now(),
-          // Keep the host answering (and cancellable) while a long check runs.
-          yieldToHost: nextTurn,
-        },
-      );
+      const checkOptions = {
+        manifold: loadManifold,
+        signal,
+        onProgress: (p: CheckProgress) => progress(stageOf(p), p.done, p.total),
+        now: () => performance.now(),
+        // Keep the host answering (and cancellable) while a long check runs.
+        yieldToHost: nextTurn,
+      };
+      const first = await runCheck({ parts, settings, ignore, scope }, checkOptions);
+      let result = first;
+      if (sources.size > 0 && first.results.some((r) => r.kind === 'undecided')) {
+        // The refined bodies stay cached with the document, so a re-check after a move is quick.
+        d.refiner ??= createHostRefiner({ importer: this.importer, buildTrees: this.buildTrees, sources: (key) => this.refinableSources(d).get(key) });
+        result = await refineCheck({ parts, settings, ignore, scope }, first, d.refiner, checkOptions);
+      }
       if (signal.aborted) throw new CheckAbortedError();
       if (d.closed) throw failure('closed', `${this.docName(d)} was closed during its check`, d.path);
       const outcome = this.applyOutcome(d, result, scope, job.id, reportParts);
@@ -1073,6 +1085,20 @@ export class HostService implements HostServiceApi {
       this.jobs.delete(job.id);
       if (d.checkJob === job) d.checkJob = null;
     }
+  }
+
+  /** The document's CAD sources that can be read again finer, by source id (files as they are on disk). */
+  private refinableSources(d: DocState): Map<string, RefinerSource> {
+    const out = new Map<string, RefinerSource>();
+    for (const s of d.doc.sources) {
+      const parts = d.parts.filter((p) => p.sourceId === s.id);
+      if (parts.length === 0) continue;
+      if (!parts.every((p) => d.bodies.get(p.bodyKey)?.body.chordErrorMm)) continue;
+      const file = path.isAbsolute(s.path) ? s.path : d.base !== null ? path.resolve(path.dirname(d.base), s.path) : null;
+      if (file === null) continue;
+      out.set(s.id, { path: file, bodies: null });
+    }
+    return out;
   }
 
   private reportPartsOf(d: DocState): ReportPartInput[] {
@@ -1116,7 +1142,11 @@ export class HostService implements HostServiceApi {
         closestPointsMm: r.closestPointsMm
           ? [[r.closestPointsMm[0][0], r.closestPointsMm[0][1], r.closestPointsMm[0][2]], [r.closestPointsMm[1][0], r.closestPointsMm[1][1], r.closestPointsMm[1][2]]]
           : null,
-        depthMm: r.depthMm, toleranceMm: r.toleranceMm, reason: r.reason, status,
+        depthMm: r.depthMm, toleranceMm: r.toleranceMm, reason: r.reason,
+        resolutionMm: r.resolutionMm, refinedDeflectionMm: r.refinedDeflectionMm,
+        separationRangeMm: r.separationRangeMm ? [r.separationRangeMm[0], r.separationRangeMm[1]] : null,
+        possibleKinds: r.possibleKinds ? [...r.possibleKinds] : null,
+        status,
       };
     });
     const resolved: { a: string; b: string }[] = [];
@@ -1169,7 +1199,10 @@ export class HostService implements HostServiceApi {
           const s = r.report.summary;
           entry = {
             path: file, status: code === 1 ? 'interference' : 'clear', exitCode: code,
-            summary: { parts: s.parts, triangles: s.triangles, interferences: s.interferences, contacts: s.contacts, clearanceViolations: s.clearanceViolations, ignored: s.ignored, elapsedMs: s.elapsedMs },
+            summary: {
+              parts: s.parts, triangles: s.triangles, interferences: s.interferences, contacts: s.contacts, clearanceViolations: s.clearanceViolations, ignored: s.ignored,
+              undecided: s.undecided, refinedPairs: s.refinedPairs, finestDeflectionMm: s.finestDeflectionMm, elapsedMs: s.elapsedMs,
+            },
             reportPath: null, error: null,
           };
           if (reportFolder !== null) {
@@ -1431,7 +1464,7 @@ export class HostService implements HostServiceApi {
         return { discarded: await this.recovery.remove(recoveryId) };
       },
 
-      'check.run': async ({ docId, scope }) => {
+      'check.run': async ({ docId, scope, refine }) => {
         const d = this.docOf(docId);
         const sc: CheckScope = scope ?? { kind: 'all' };
         const ids = sc.kind === 'all' ? [] : sc.kind === 'selection' ? sc.ids : [...sc.a, ...sc.b];
@@ -1439,7 +1472,7 @@ export class HostService implements HostServiceApi {
         d.checkJob?.controller.abort();
         const job = this.newJob('check');
         d.checkJob = job;
-        job.done = this.runCheckJob(d, job, sc);
+        job.done = this.runCheckJob(d, job, sc, refine ?? true);
         return { jobId: job.id };
       },
 

@@ -386,7 +386,7 @@ class OcctWorkerHost implements OcctRemoteModule {
       }));
       // A copy the worker owns: the caller's bytes (perhaps a view of a larger buffer) stay intact.
       const copy = content.slice();
-      const request: OcctWorkerRequest = { type: 'read', id, format, bytes: copy };
+      const request: OcctWorkerRequest = { type: 'read', id, format, bytes: copy, params: context.params ?? null };
       try {
         running.worker.postMessage(request, [copy.buffer]);
       } catch (err) {
@@ -404,9 +404,10 @@ class OcctWorkerHost implements OcctRemoteModule {
     context.warnings.push(`OpenCascade read the file without a time limit: its worker thread could not be started (${reason})`);
     const module: OcctModule = await nodeOcctProvider();
     module.takeOutput?.();
-    const result: OcctResult = format === 'step' ? module.ReadStepFile(content, null)
-      : format === 'iges' ? module.ReadIgesFile(content, null)
-        : module.ReadBrepFile(content, null);
+    const params = context.params ?? null;
+    const result: OcctResult = format === 'step' ? module.ReadStepFile(content, params)
+      : format === 'iges' ? module.ReadIgesFile(content, params)
+        : module.ReadBrepFile(content, params);
     return { result, output: module.takeOutput?.() ?? [] };
   }
 }

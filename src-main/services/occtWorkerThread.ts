@@ -12,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { OcctResult } from 'occt-import-js';
 import { occtErrorText, type OcctFormat } from '../../src-core/io/occt.js';
 import { createNodeOcctProvider } from './occtNode.js';
+import type { TessellationParams } from '../../src-core/io/types.js';
 
 /** Parent → worker. */
 export interface OcctWorkerRequest {
@@ -19,6 +20,8 @@ export interface OcctWorkerRequest {
   readonly id: number;
   readonly format: OcctFormat;
   readonly bytes: Uint8Array;
+  /** Triangulation parameters (null: OpenCascade's defaults). */
+  readonly params: TessellationParams | null;
 }
 
 /** Worker → parent. */
@@ -92,6 +95,7 @@ function start(): void {
     const request = raw as Partial<OcctWorkerRequest> | null;
     if (request === null || typeof request !== 'object' || request.type !== 'read' || typeof request.id !== 'number') return;
     const { id, format, bytes } = request as OcctWorkerRequest;
+    const params = (request as OcctWorkerRequest).params ?? null;
     void provider().then(
       (module) => {
         // The Node provider always gives an in-thread module; the guard keeps the types honest.
@@ -100,9 +104,9 @@ function start(): void {
         const t0 = performance.now();
         let result: OcctResult;
         try {
-          result = format === 'step' ? module.ReadStepFile(bytes, null)
-            : format === 'iges' ? module.ReadIgesFile(bytes, null)
-              : module.ReadBrepFile(bytes, null);
+          result = format === 'step' ? module.ReadStepFile(bytes, params)
+            : format === 'iges' ? module.ReadIgesFile(bytes, params)
+              : module.ReadBrepFile(bytes, params);
         } catch (err) {
           post({ type: 'failed', id, message: occtErrorText(err), output: module.takeOutput?.() ?? [] });
           return;
