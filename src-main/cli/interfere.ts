@@ -33,9 +33,18 @@ assembly of its bodies, each at its own placement, with default settings.
 Options:
   --report FILE       write a report; the format follows the extension: .json, .csv or .html
                       (.htm). With several inputs, {name} in FILE is replaced by each input's
-                      name; without it, "-<name>" is inserted before the extension.
-  --json              print the JSON report to standard output (an array with several inputs);
-                      the summary then goes to standard error
+                      name (its file name without .assembly.json or the extension); without it,
+                      "-<name>" is inserted before the extension. Inputs whose reports would be
+                      the same file (a/gear.stl and b/gear.stl) are refused before anything is
+                      checked: check them in separate runs, each with its own --report.
+                      A report replaces only a regular file: never an input or a source file of
+                      the run, a report this run wrote, a *.assembly.json file, a symbolic link,
+                      a folder, a FIFO or a device (those are refused with a message)
+  --json              print the JSON report to standard output: for each input its report, or
+                      when it could not be checked {"format": "interfere-error", "input": FILE,
+                      "exitCode": 2, "error": {"code", "message"}}; with several inputs an array
+                      of one entry per input, in input order. The summary then goes to standard
+                      error
   --tolerance MM      touch tolerance in millimetres: surfaces closer than this, or overlapping by
                       less, are contact, not interference. Default: the assembly's setting; when it
                       has none, automatic from each part's tessellation (chordal) error, at least
@@ -61,8 +70,10 @@ Options:
 Exit status:
   0  no interference and no clearance violation (contacts and ignored pairs allowed)
   1  an interference or a clearance violation was found
-  2  an input could not be checked (the message names the file and the problem); the other
-     inputs are still checked and reported
+  2  an input could not be checked, or a report not written (the message names the file and
+     the problem; the other inputs are still checked and reported); or standard output or error
+     could not be written (the run stops; a reader that closed the pipe early gets no message);
+     or the command line is wrong
 
 Examples:
   interfere check bracket.assembly.json --report bracket-report.html
