@@ -72,8 +72,8 @@ Exit status:
   1  an interference or a clearance violation was found
   2  an input could not be checked, or a report not written (the message names the file and
      the problem; the other inputs are still checked and reported); or standard output or error
-     could not be written (the run stops; a reader that closed the pipe early gets no message);
-     or the command line is wrong
+     could not be written (a failed standard output stops the run; a reader that closed the pipe
+     early gets no message); or the command line is wrong
 
 Examples:
   interfere check bracket.assembly.json --report bracket-report.html
@@ -191,33 +191,39 @@ function renderReport(report: InterferenceReport, format: ReportFormat): string 
 }
 
 /**
- * Standard output and error: a write that fails (a closed pipe, a full disk) stops the run with
- * status 2, and with a one-line message on standard error unless the reader closed the pipe
- * (EPIPE: it has what it wanted, or is gone) — never a stack trace.
+ * Standard output and error: a write that fails (a closed pipe, a full disk) makes the status 2,
+ * with a one-line message on standard error unless the reader closed the pipe (EPIPE: it has what
+ * it wanted, or is gone) — never a stack trace. A failed standard output stops the run (what it
+ * was for is lost); a failed standard error only stops the messages (reports and --json go on).
  */
-const output = { failed: false, controller: new AbortController() };
+const output = { failed: false, stdout: false, stderr: false, controller: new AbortController() };
 
 function watchOutput(): void {
-  const onError = (stream: NodeJS.WriteStream) => (e: NodeJS.ErrnoException): void => {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     process.exitCode = 2;
-    if (output.failed) return;
     output.failed = true;
+    if (output.stdout) return;
+    output.stdout = true;
     output.controller.abort();
-    if (e.code === 'EPIPE' || stream === process.stderr) return;
+    if (e.code === 'EPIPE') return;
     const problem = e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EIO' ? 'input/output error' : e.message;
-    try {
-      process.stderr.write(`interfere: cannot write to standard output: ${terminalText(problem)}\n`);
-    } catch {
-      // standard error is gone as well
-    }
-  };
-  process.stdout.on('error', onError(process.stdout));
-  process.stderr.on('error', onError(process.stderr));
+    say(process.stderr, `interfere: cannot write to standard output: ${terminalText(problem)}\n`);
+  });
+  process.stderr.on('error', () => {
+    process.exitCode = 2;
+    output.failed = true;
+    output.stderr = true;
+  });
 }
 
-/** Writes to a stream unless an output has failed already. */
+/** Writes to a stream unless it has failed already. */
 function say(stream: NodeJS.WriteStream, text: string): void {
-  if (!output.failed) stream.write(text);
+  if (stream === process.stdout ? output.stdout : output.stderr) return;
+  try {
+    stream.write(text);
+  } catch {
+    // a stream destroyed under us: its 'error' handler has the failure
+  }
 }
 
 /** A progress bar on a terminal (standard error), nothing otherwise. */
@@ -370,7 +376,7 @@ export async function main(argv: string[]): Promise<number> {
       } catch (e) {
         progress.clear();
         if ((e as Error).name === 'AbortError') {
-          if (!output.failed) say(process.stderr, 'interfere: cancelled\n');
+          if (!output.stdout) say(process.stderr, 'interfere: cancelled\n');
           return 2;
         }
         fail(file, errorCode(e), naming(file, e instanceof Error ? e.message : String(e)));

@@ -84,6 +84,18 @@ describe('standard output that cannot be written', () => {
     }
   });
 
+  it.skipIf(!existsSync('/dev/full'))('standard error on /dev/full: status 2, and the --json report on standard output is whole', () => {
+    const input = writeCubeAssembly(path.join(tempDir(), 'a.assembly.json'), INTERFERING);
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [CLI, 'check', input, '--json'], { stdio: ['ignore', 'pipe', full], encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(2);
+      expect(parseReport(r.stdout).summary.interferences).toBe(1);
+    } finally {
+      closeSync(full);
+    }
+  });
+
   it.skipIf(process.platform === 'win32')('a reader that closes the pipe early (| head -c 10): status 2, no stack trace', () => {
     const input = path.join(DATA, 'assemblies/as1-oc-214-moved.assembly.json'); // about 200 kB of JSON, more than a pipe holds
     const dir = tempDir();
