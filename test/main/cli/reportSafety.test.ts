@@ -46,6 +46,18 @@ describe('a report never replaces an input', () => {
     expect(temps(dir)).toEqual([]);
   });
 
+  it('refuses an input model file (an STL read by its content, named like a report)', () => {
+    const dir = tempDir();
+    const model = path.join(dir, 'mesh.csv');
+    writeFileSync(model, readFileSync(CUBE_STL));
+    for (const report of [model, path.join(dir, '{name}.csv')]) {
+      const r = run(['check', model, '--report', report]);
+      expect(r.status, report).toBe(2);
+      expect(r.stderr).toContain(`the report of ${model} would be ${model}, which is the input ${model}`);
+    }
+    expect(readFileSync(model)).toEqual(readFileSync(CUBE_STL));
+  });
+
   it('refuses reports named *.assembly.json, with or without {name}', () => {
     const dir = tempDir();
     const input = writeCubeAssembly(path.join(dir, 'gear.assembly.json'), INTERFERING);
