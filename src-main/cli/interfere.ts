@@ -346,12 +346,12 @@ export async function main(argv: string[]): Promise<number> {
   if (targets !== null) await protect.addInputs(o.files);
   const builder = createTreeBuilder({ jobs: o.jobs });
   const importer = createImporter({ limits: o.limits });
-  /** The --json entry of each input, in input order. */
+  /** With --json, the entry of each input, in input order. */
   const entries: string[] = [];
   let status = 0;
   const fail = (file: string, code: string, message: string): void => {
     say(process.stderr, `interfere: ${terminalText(message)}\n`);
-    entries.push(errorEntry(file, code, message));
+    if (o.json) entries.push(errorEntry(file, code, message));
     status = 2;
   };
   try {
@@ -383,7 +383,7 @@ export async function main(argv: string[]): Promise<number> {
         continue;
       }
       progress.clear();
-      entries.push(reportToJson(result.report));
+      if (o.json) entries.push(reportToJson(result.report));
       const code = exitCode(result.report);
       if (status !== 2) status = Math.max(status, code);
       if (!o.quiet) say(out, `${summaryTable(result)}\n`);
