@@ -35,6 +35,21 @@ describe('terminal output', () => {
     expect(r.stdout.split('\n').filter((l) => /^\s*\d+ interference\(s\)/.test(l))).toEqual(['  0 interference(s), 0 clearance violation(s), 0 contact(s), 0 ignored']);
   });
 
+  // The progress bar shows only on a terminal: `script` gives the command one (Linux util-linux).
+  const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('escapes the file name in the progress bar on a terminal', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'gear\u001b]0;pwned\u0007\u202e.stl');
+    copyFileSync(path.join(DATA, 'stl-models/objects/gearwheel.bin.stl'), file);
+    const command = `stty cols 200; exec "$0" "$1" check "$2"`;
+    const r = spawnSync('script', ['-qec', `bash -c '${command}' '${process.execPath}' '${CLI}' '${file}'`, '/dev/null'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('reading gear\\x1b]0;pwned\\x07\\u202e.stl');
+    // What remains raw is the bar's own line handling: carriage returns, line feeds and ESC [K.
+    const rest = r.stdout.split('\u001b[K').join('').replace(/[\r\n]/g, '');
+    expect(rest).not.toMatch(RAW);
+  });
+
   it("escapes a message that quotes the file's text (a missing source's path)", () => {
     const dir = tempDir();
     const input = writeCubeAssembly(path.join(dir, 'a.assembly.json'), INTERFERING, `missing${HOSTILE}.stl`);
