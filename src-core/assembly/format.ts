@@ -412,6 +412,24 @@ function nonRigidKind(r: readonly number[]): string {
   return parts.join('; ');
 }
 
+/**
+ * Characters an id may not contain: C0 and C1 controls and DEL, the line and paragraph separators,
+ * and bidirectional formatting characters. Ids are shown in terminals, tables and reports, where
+ * such a character would move the cursor, end a line or reorder what is shown. Names may contain
+ * them (the places that show names escape them).
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** Why `id` cannot be an id (its first forbidden character and where), or null. */
+export function idProblem(id: string): string | null {
+  const m = ID_FORBIDDEN.exec(id);
+  if (m === null) return null;
+  const code = m[0].charCodeAt(0);
+  const kind = code < 0x20 || (code >= 0x7f && code <= 0x9f) ? 'the control character' : code === 0x2028 || code === 0x2029 ? 'the separator' : 'the bidirectional formatting character';
+  return `contains ${kind} U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}; ids may not contain control, line separator or bidirectional formatting characters`;
+}
+
 class Validator {
   readonly lines = new Map<string, number>();
 
@@ -434,6 +452,8 @@ class Validator {
     const id = o.id;
     if (typeof id !== 'string') this.fail(`the ${what} id must be a string, found ${describe(id)}`, `${field}.id`, this.at(`${field}.id`, o, 'id'));
     if (id.trim() === '') this.fail(`the ${what} id is empty`, `${field}.id`, this.at(`${field}.id`, o, 'id'));
+    const problem = idProblem(id);
+    if (problem !== null) this.fail(`the ${what} id ${problem}`, `${field}.id`, this.at(`${field}.id`, o, 'id'));
     return id;
   }
 
@@ -671,6 +691,8 @@ function validateIgnore(list: unknown, root: Record<string, unknown>, v: Validat
       const id = entry[key];
       const idLine = v.at(`${field}.${key}`, entry, key);
       if (typeof id !== 'string') v.fail(`'${key}' must be a part id (a string), found ${describe(id)}`, `${field}.${key}`, idLine);
+      const problem = idProblem(id);
+      if (problem !== null) v.fail(`'${key}' is not a part id: it ${problem}`, `${field}.${key}`, idLine);
       if (partIds !== null && !partIds.has(id)) {
         v.fail(`the ignore rule names part '${id}', which is not a part of this assembly`, `${field}.${key}`, idLine);
       }

@@ -10,6 +10,9 @@
  * should drop one leading apostrophe from such a field. Number columns are written by this module
  * and never prefixed.
  *
+ * NUL: a CSV never contains U+0000 (many readers stop at it or drop the rest of the line); a NUL
+ * in a text field is written as U+FFFD, the replacement character.
+ *
  * Numbers: plain decimals (no exponent, no digit grouping, `.` as decimal point), at most six
  * decimals (1 nm, 1e-6 mm³), trailing zeros dropped. Empty field: not measured / not applicable
  * (an empty `resolution_mm`: meshes that are the geometry, decided as given).
@@ -30,14 +33,16 @@ export interface CsvOptions {
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
+const NUL = /\0/g;
 
 /** A text field from a file, made safe for spreadsheets (see the module comment). */
 export function csvText(s: string): string {
   return FORMULA_START.test(s) ? `'${s}` : s;
 }
 
-/** RFC 4180 quoting of one field. */
-export function csvField(s: string): string {
+/** RFC 4180 quoting of one field; a NUL becomes U+FFFD (see the module comment). */
+export function csvField(text: string): string {
+  const s = text.includes('\0') ? text.replace(NUL, '\uFFFD') : text;
   return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

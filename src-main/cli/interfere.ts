@@ -5,16 +5,20 @@
  */
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { checkFile, type CheckFileResult, type CheckStage } from '../services/checkService.js';
-import { writeFileAtomic } from '../services/files.js';
-import { reportToCsv, reportToHtml, reportToJson, exitCode, type InterferenceReport, type UndecidedPolicy } from '../../src-core/report/index.js';
+import { checkFile, PartError, type CheckFileResult, type CheckStage } from '../services/checkService.js';
+import { FileError, makeOutputFolder, writeOutputFile } from '../services/files.js';
+import { TreeBuildError } from '../services/treePool.js';
+import { reportToCsv, reportToHtml, reportToJson, exitCode, ReportError, type InterferenceReport, type UndecidedPolicy } from '../../src-core/report/index.js';
+import { AssemblyError } from '../../src-core/assembly/model.js';
+import { ImportError } from '../../src-core/io/types.js';
 import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
 import { createTreeBuilder } from '../services/treeBuilder.js';
 import { createImporter } from '../services/importers.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../../src-core/io/limits.js';
 import { MAX_TRIANGLES } from '../../src-core/geometry/mesh.js';
+import { checkReportTemplate, planReports, ProtectedFiles, reportFormat, UsageError, type ReportFormat } from './reports.js';
+import { terminalJson, terminalText } from './terminal.js';
 
 const HELP = `Usage: interfere check FILE... [options]
        interfere --help | --version
@@ -29,9 +33,18 @@ assembly of its bodies, each at its own placement, with default settings.
 Options:
   --report FILE       write a report; the format follows the extension: .json, .csv or .html
                       (.htm). With several inputs, {name} in FILE is replaced by each input's
-                      name; without it, "-<name>" is inserted before the extension.
-  --json              print the JSON report to standard output (an array with several inputs);
-                      the summary then goes to standard error
+                      name (its file name without .assembly.json or the extension); without it,
+                      "-<name>" is inserted before the extension. Inputs whose reports would be
+                      the same file (a/gear.stl and b/gear.stl) are refused before anything is
+                      checked: check them in separate runs, each with its own --report.
+                      A report replaces only a regular file: never an input or a source file of
+                      the run, a report this run wrote, a *.assembly.json file, a symbolic link,
+                      a folder, a FIFO or a device (those are refused with a message)
+  --json              print the JSON report to standard output: for each input its report, or
+                      when it could not be checked {"format": "interfere-error", "input": FILE,
+                      "exitCode": 2, "error": {"code", "message"}}; with several inputs an array
+                      of one entry per input, in input order. The summary then goes to standard
+                      error
   --tolerance MM      touch tolerance in millimetres: surfaces closer than this are contact.
                       Default: the assembly's setting, else 0.01 mm. CAD solids (STEP, IGES, BREP)
                       that overlap are an interference at any depth (fits within ±0.0015 mm of
@@ -66,15 +79,15 @@ Exit status:
   0  no interference and no clearance violation (contacts and ignored pairs allowed)
   1  an interference or a clearance violation was found, or (unless --undecided pass) a pair
      that the triangles could not decide
-  2  an input could not be checked (the message names the file and the problem); the other
-     inputs are still checked and reported
+  2  an input could not be checked, or a report not written (the message names the file and
+     the problem; the other inputs are still checked and reported); or standard output or error
+     could not be written (a failed standard output stops the run; a reader that closed the pipe
+     early gets no message); or the command line is wrong
 
 Examples:
   interfere check bracket.assembly.json --report bracket-report.html
   interfere check *.assembly.json --report reports/{name}.json --quiet
   interfere check gearbox.step --clearance 0.5 --json > report.json`;
-
-class UsageError extends Error {}
 
 interface Options {
   files: string[];
@@ -169,7 +182,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
   const [command, ...files] = positionals;
   if (command !== 'check') throw new UsageError(`unknown command '${command}' (the command is 'check')`);
   if (files.length === 0) throw new UsageError('interfere check needs at least one file');
-  if (values.report !== undefined) reportFormat(values.report);
+  if (values.report !== undefined) checkReportTemplate(values.report);
   return {
     files,
     report: values.report ?? null,
@@ -189,36 +202,50 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
 /** A flag that takes one of a few words. */
 function parseChoice<T extends string>(flag: string, text: string | undefined, choices: readonly T[], fallback: T): T {
   if (text === undefined) return fallback;
-  if (!(choices as readonly string[]).includes(text)) throw new UsageError(`${flag} needs ${choices.join(' or ')}, got '${text}'`);
+  if (!(choices as readonly string[]).includes(text)) throw new UsageError(`${flag} needs ${choices.join(' or ')}, got '${terminalText(text)}'`);
   return text as T;
-}
-
-type ReportFormat = 'json' | 'csv' | 'html';
-
-function reportFormat(file: string): ReportFormat {
-  const ext = path.extname(file).toLowerCase();
-  if (ext === '.json') return 'json';
-  if (ext === '.csv') return 'csv';
-  if (ext === '.html' || ext === '.htm') return 'html';
-  throw new UsageError(`--report ${file}: the extension must be .json, .csv or .html`);
-}
-
-function inputName(file: string): string {
-  const base = path.basename(file);
-  return base.toLowerCase().endsWith('.assembly.json') ? base.slice(0, -'.assembly.json'.length) : base.replace(/\.[^.]*$/, '');
-}
-
-function reportPath(template: string, input: string, several: boolean): string {
-  if (template.includes('{name}')) return template.split('{name}').join(inputName(input));
-  if (!several) return template;
-  const ext = path.extname(template);
-  return `${template.slice(0, template.length - ext.length)}-${inputName(input)}${ext}`;
 }
 
 function renderReport(report: InterferenceReport, format: ReportFormat): string {
   if (format === 'json') return reportToJson(report);
   if (format === 'csv') return reportToCsv(report);
   return reportToHtml(report);
+}
+
+/**
+ * Standard output and error: a write that fails (a closed pipe, a full disk) makes the status 2,
+ * with a one-line message on standard error unless the reader closed the pipe (EPIPE: it has what
+ * it wanted, or is gone) — never a stack trace. A failed standard output stops the run (what it
+ * was for is lost); a failed standard error only stops the messages (reports and --json go on).
+ */
+const output = { failed: false, stdout: false, stderr: false, controller: new AbortController() };
+
+function watchOutput(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    process.exitCode = 2;
+    output.failed = true;
+    if (output.stdout) return;
+    output.stdout = true;
+    output.controller.abort();
+    if (e.code === 'EPIPE') return;
+    const problem = e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EIO' ? 'input/output error' : e.message;
+    say(process.stderr, `interfere: cannot write to standard output: ${terminalText(problem)}\n`);
+  });
+  process.stderr.on('error', () => {
+    process.exitCode = 2;
+    output.failed = true;
+    output.stderr = true;
+  });
+}
+
+/** Writes to a stream unless it has failed already. */
+function say(stream: NodeJS.WriteStream, text: string): void {
+  if (stream === process.stdout ? output.stdout : output.stderr) return;
+  try {
+    stream.write(text);
+  } catch {
+    // a stream destroyed under us: its 'error' handler has the failure
+  }
 }
 
 /** A progress bar on a terminal (standard error), nothing otherwise. */
@@ -236,12 +263,12 @@ class Progress {
     const bar = '█'.repeat(Math.round(f * width)).padEnd(width, '░');
     const label = stage === 'open' ? 'reading' : stage === 'trees' ? 'building trees' : stage === 'refine' ? 'refining undecided pairs' : 'checking pairs';
     const cols = process.stderr.columns ?? 80;
-    const line = ` ${bar} ${label} ${path.basename(file)}`.slice(0, Math.max(10, cols - 1));
-    process.stderr.write(`\r${line}\x1b[K`);
+    const line = ` ${bar} ${label} ${terminalText(path.basename(file))}`.slice(0, Math.max(10, cols - 1));
+    say(process.stderr, `\r${line}\x1b[K`);
     this.shown = true;
   }
   clear(): void {
-    if (this.shown) process.stderr.write('\r\x1b[K');
+    if (this.shown) say(process.stderr, '\r\x1b[K');
     this.shown = false;
   }
 }
@@ -250,12 +277,13 @@ function fmt(n: number | null, digits: number): string {
   return n === null ? '' : n.toFixed(digits);
 }
 
+/** The summary of one checked file; every text from the file is escaped for the terminal. */
 function summaryTable(result: CheckFileResult): string {
   const r = result.report;
   const s = r.summary;
   const lines: string[] = [];
   const tol = `${r.settings.touchToleranceMm} mm${r.settings.touchToleranceAuto ? ' (default)' : ''}`;
-  lines.push(`${path.basename(result.path)}: ${s.parts} parts, ${s.triangles.toLocaleString('en-US')} triangles, touch tolerance ${tol}` +
+  lines.push(`${terminalText(path.basename(result.path))}: ${s.parts} parts, ${s.triangles.toLocaleString('en-US')} triangles, touch tolerance ${tol}` +
     (r.settings.clearanceMm > 0 ? `, clearance ${r.settings.clearanceMm} mm` : '') + `, ${s.elapsedMs} ms`);
   lines.push(`  ${s.interferences} interference(s), ${s.clearanceViolations} clearance violation(s), ${s.contacts} contact(s), ${s.ignored} ignored` +
     (s.undecided > 0 ? `, ${s.undecided} undecided` : ''));
@@ -266,23 +294,46 @@ function summaryTable(result: CheckFileResult): string {
   if (rows.length > 0) {
     const header = ['kind', 'part a', 'part b', 'volume mm³', 'depth mm', 'distance mm', 'tri pairs', 'resolution mm'];
     const body = rows.map((x) => [
-      x.kind + (x.contained ? ' (contained)' : ''),
-      x.a,
-      x.b,
+      x.kind + (x.contained ? ' (contained)' : '') + (x.kind === 'undecided' && x.possibleKinds ? ` (${x.possibleKinds.join(' or ')})` : ''),
+      terminalText(x.a),
+      terminalText(x.b),
       fmt(x.volumeMm3, 3),
       fmt(x.depthMm, 3),
       fmt(x.distanceMm, 4),
       String(x.trianglePairs.length),
-      x.resolutionMm === null ? 'as given' : `±${x.resolutionMm.toFixed(4)}${x.refinedDeflectionMm !== null ? ' (refined)' : ''}`,
+      x.resolutionMm === null ? 'as given'
+        : x.kind === 'undecided' && x.separationRangeMm ? `${x.separationRangeMm[0].toFixed(4)}…${x.separationRangeMm[1].toFixed(4)}`
+          : `±${x.resolutionMm.toFixed(4)}${x.refinedDeflectionMm !== null ? ` (refined to ${x.refinedDeflectionMm})` : ''}`,
     ]);
-    const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+    const widths = header.map((h, i) => body.reduce((w, row) => Math.max(w, row[i].length), h.length));
     const line = (cells: string[]): string => '  ' + cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
     lines.push(line(header));
     lines.push('  ' + widths.map((w) => '-'.repeat(w)).join('  '));
     for (const row of body) lines.push(line(row));
   }
-  for (const w of r.warnings) lines.push(`  warning: ${w}`);
+  for (const w of r.warnings) lines.push(`  warning: ${terminalText(w)}`);
   return lines.join('\n');
+}
+
+/** The error codes of failed inputs in --json (the app's codes for the same failures). */
+function errorCode(e: unknown): string {
+  if (e instanceof FileError) return e.code === 'ENOENT' ? 'not-found' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission-denied' : 'file-error';
+  if (e instanceof AssemblyError) return 'invalid-assembly';
+  if (e instanceof ImportError) return 'import-failed';
+  if (e instanceof PartError) return 'invalid-part';
+  if (e instanceof TreeBuildError) return e.code === 'crashed' || e.code === 'start-failed' ? 'compute-crashed' : 'tree-build-failed';
+  if (e instanceof ReportError) return 'report-failed';
+  return 'internal';
+}
+
+/** The --json entry of an input that could not be checked. */
+function errorEntry(file: string, code: string, message: string): string {
+  return JSON.stringify({ format: 'interfere-error', version: 1, input: file, exitCode: 2, error: { code, message } }, null, 2);
+}
+
+/** A message that names the file: the error's own when it does, else prefixed with the path. */
+function naming(file: string, message: string): string {
+  return message.includes(path.basename(file)) ? message : `${file}: ${message}`;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -291,31 +342,53 @@ export async function main(argv: string[]): Promise<number> {
     opts = parseOptions(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`interfere: ${e.message}\nRun 'interfere --help' for usage.\n`);
+      say(process.stderr, `interfere: ${terminalText(e.message)}\nRun 'interfere --help' for usage.\n`);
       return 2;
     }
     throw e;
   }
   if (opts === 'help') {
-    process.stdout.write(`${HELP}\n`);
+    say(process.stdout, `${HELP}\n`);
     return 0;
   }
   if (opts === 'version') {
-    process.stdout.write(`${APP_NAME} ${APP_VERSION}\n`);
+    say(process.stdout, `${APP_NAME} ${APP_VERSION}\n`);
     return 0;
   }
   const o = opts;
+  let targets: string[] | null = null;
+  try {
+    if (o.report !== null) targets = planReports(o.report, o.files);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      say(process.stderr, `interfere: ${terminalText(e.message)}\n`);
+      return 2;
+    }
+    throw e;
+  }
   const out = o.json ? process.stderr : process.stdout;
   const progress = new Progress(o.progress && !o.quiet && process.stderr.isTTY === true);
-  const controller = new AbortController();
+  const controller = output.controller;
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
+  const protect = new ProtectedFiles();
+  if (targets !== null) await protect.addInputs(o.files);
   const builder = createTreeBuilder({ jobs: o.jobs });
   const importer = createImporter({ limits: o.limits });
-  const reports: InterferenceReport[] = [];
+  /** With --json, the entry of each input, in input order. */
+  const entries: string[] = [];
   let status = 0;
+  const fail = (file: string, code: string, message: string): void => {
+    say(process.stderr, `interfere: ${terminalText(message)}\n`);
+    if (o.json) entries.push(errorEntry(file, code, message));
+    status = 2;
+  };
   try {
-    for (const file of o.files) {
+    for (const [i, file] of o.files.entries()) {
+      if (file.includes('\0')) {
+        fail(file, 'invalid-path', `${file}: the path contains a NUL character`);
+        continue;
+      }
       let result: CheckFileResult;
       try {
         result = await checkFile(file, {
@@ -333,28 +406,28 @@ export async function main(argv: string[]): Promise<number> {
       } catch (e) {
         progress.clear();
         if ((e as Error).name === 'AbortError') {
-          process.stderr.write('interfere: cancelled\n');
+          if (!output.stdout) say(process.stderr, 'interfere: cancelled\n');
           return 2;
         }
-        const msg = (e as Error).message;
-        process.stderr.write(`interfere: ${msg.includes(path.basename(file)) ? msg : `${file}: ${msg}`}\n`);
-        status = 2;
+        fail(file, errorCode(e), naming(file, e instanceof Error ? e.message : String(e)));
         continue;
       }
       progress.clear();
-      reports.push(result.report);
+      if (o.json) entries.push(reportToJson(result.report));
       const code = exitCode(result.report, o.undecided);
       if (status !== 2) status = Math.max(status, code);
-      if (!o.quiet) out.write(`${summaryTable(result)}\n`);
-      if (o.report) {
-        const target = reportPath(o.report, file, o.files.length > 1);
+      if (!o.quiet) say(out, `${summaryTable(result)}\n`);
+      if (targets !== null) {
+        const target = targets[i];
         try {
+          if (result.kind === 'assembly') await protect.addSources(file, result.assembly.doc.sources.map((s) => s.path));
           // A report path with folders of its own ({name} patterns in CI) gets them made.
-          await mkdir(path.dirname(path.resolve(target)), { recursive: true });
-          await writeFileAtomic(target, renderReport(result.report, reportFormat(target)));
-          if (!o.quiet) out.write(`  report: ${target}\n`);
+          await makeOutputFolder(path.dirname(path.resolve(target)));
+          await writeOutputFile(target, renderReport(result.report, reportFormat(target)), { refuse: protect.refuse });
+          await protect.add(target, `the report of ${file}, written by this run`);
+          if (!o.quiet) say(out, `  report: ${terminalText(target)}\n`);
         } catch (e) {
-          process.stderr.write(`interfere: ${(e as Error).message}\n`);
+          say(process.stderr, `interfere: ${terminalText(e instanceof FileError ? e.message : naming(target, String((e as Error).message)))}\n`);
           status = 2;
         }
       }
@@ -364,8 +437,8 @@ export async function main(argv: string[]): Promise<number> {
     await builder.dispose();
   }
   if (o.json) {
-    const text = o.files.length === 1 && reports.length === 1 ? reportToJson(reports[0]) : `[\n${reports.map((r) => reportToJson(r)).join(',\n')}\n]`;
-    process.stdout.write(`${text}\n`);
+    const text = o.files.length === 1 ? entries[0] : `[\n${entries.join(',\n')}\n]`;
+    say(process.stdout, `${terminalJson(text)}\n`);
   }
   return status;
 }
@@ -375,12 +448,13 @@ export async function main(argv: string[]): Promise<number> {
 // reads AS1 in about 0.9 s instead of 2.3 s here, and long reads are no slower (measured).
 setFlagsFromString('--liftoff-only');
 
+watchOutput();
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    process.exitCode = output.failed ? 2 : code;
   },
   (e: unknown) => {
-    process.stderr.write(`interfere: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    say(process.stderr, `interfere: unexpected error: ${(e instanceof Error ? (e.stack ?? e.message) : String(e)).split('\n').map(terminalText).join('\n')}\n`);
     process.exitCode = 2;
   },
 );

@@ -8,6 +8,7 @@
  * its temporary file behind; removeStaleTempFiles clears those of dead processes.
  */
 import { randomBytes } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -205,4 +206,167 @@ export async function removeStaleTempFiles(filePath: string): Promise<string[]> 
     }
   }
   return removed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output files the user names (reports)
+
+/**
+ * Temporary files of writeOutputFile: `.interfere-tmp-<pid>-<12 hex digits>`, at most 35
+ * characters whatever the target's name, so a target name up to the file system's limit can
+ * still be written; the pid says which process owned it.
+ */
+const OUTPUT_TEMP = /^\.interfere-tmp-(\d{1,10})-[0-9a-f]{12}$/;
+
+/** A temporary output file is stale when its process is gone and it has not changed for this long. */
+export const STALE_TEMP_MS = 10 * 60 * 1000;
+
+export interface OutputWriteOptions extends AtomicWriteOptions {
+  /**
+   * Called with the existing target (a regular file, never a link) before the write and again
+   * just before the rename; a string refuses the write with that problem, e.g. 'this is an input
+   * of the check'.
+   */
+  readonly refuse?: (existing: BigIntStats) => string | null;
+  /** Now, for the age of stale temporary files (tests); default Date.now(). */
+  readonly now?: number;
+}
+
+/** What kind of file system entry a non-regular file is, for messages. */
+function entryKind(st: BigIntStats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** lstat, or null when nothing is there. Throws FileError for other failures. */
+async function lstatOrNull(filePath: string, shown: string): Promise<BigIntStats | null> {
+  try {
+    return await nodeFs.lstat(filePath, { bigint: true });
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return null;
+    throw toFileError(shown, err, true);
+  }
+}
+
+/** Why the entry at the target may not be replaced, or null (nothing there, or a regular file allowed). */
+function targetProblem(st: BigIntStats | null, refuse: OutputWriteOptions['refuse']): string | null {
+  if (st === null) return null;
+  if (st.isSymbolicLink()) return 'this is a symbolic link; an output file is not written through a link (name the file itself)';
+  if (!st.isFile()) return `this is ${entryKind(st)}, not a regular file; only a regular file is replaced`;
+  return refuse?.(st) ?? null;
+}
+
+/**
+ * Removes temporary files of writeOutputFile in `dir` that a killed process left behind: regular
+ * files named like OUTPUT_TEMP whose process is gone (or is this one, not writing it) and that
+ * have not been modified for STALE_TEMP_MS — the age keeps those of a writer on another machine
+ * or in another process namespace that shares the folder. Best effort; returns the paths removed.
+ */
+export async function removeStaleOutputTemps(dir: string, now: number = Date.now()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await nodeFs.readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const match = OUTPUT_TEMP.exec(name);
+    if (match === null) continue;
+    const full = path.join(dir, name);
+    if (inFlight.has(full)) continue;
+    const pid = Number(match[1]);
+    if (pid !== process.pid && processAlive(pid)) continue;
+    try {
+      const st = await nodeFs.lstat(full);
+      if (!st.isFile() || now - st.mtimeMs < STALE_TEMP_MS) continue;
+      await nodeFs.unlink(full);
+      removed.push(full);
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+/**
+ * Writes an output file the user named (a report) atomically, never destroying anything else: a
+ * symbolic link, a folder, a FIFO, a device or a socket at the path is refused, as is a regular
+ * file `options.refuse` refuses (an input of the run). The data goes to a short temporary file in
+ * the same folder, is flushed, and is renamed over the target only when that is still a regular
+ * file (or absent). Stale temporary files of killed writers in that folder are removed first
+ * (removeStaleOutputTemps). The previous file's permissions are kept. Throws FileError naming the
+ * path as given.
+ */
+export async function writeOutputFile(filePath: string, data: string | Uint8Array, options: OutputWriteOptions = {}): Promise<void> {
+  const fs = options.fs ?? nodeAtomicFs;
+  if (filePath.includes('\0')) throw new FileError(filePath, 'the path contains a NUL character', null);
+  const target = path.resolve(filePath);
+  const dir = path.dirname(target);
+  await removeStaleOutputTemps(dir, options.now);
+  const before = await lstatOrNull(target, filePath);
+  const problem = targetProblem(before, options.refuse);
+  if (problem !== null) throw new FileError(filePath, problem, null);
+  const mode = before !== null ? Number(before.mode & 0o7777n) : 0o666;
+  const temp = path.join(dir, `.interfere-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  inFlight.add(temp);
+  let handle: nodeFs.FileHandle | null = null;
+  let created = false;
+  try {
+    handle = await fs.open(temp, 'wx', mode);
+    created = true;
+    let written = 0;
+    while (written < bytes.length) {
+      const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, null);
+      if (bytesWritten <= 0) throw new Error('the write made no progress');
+      written += bytesWritten;
+    }
+    await handle.sync();
+    await handle.close();
+    handle = null;
+    // What is there now may have changed while the data was written.
+    const late = targetProblem(await lstatOrNull(target, filePath), options.refuse);
+    if (late !== null) throw new FileError(filePath, late, null);
+    await fs.rename(temp, target);
+    created = false;
+  } catch (err) {
+    if (handle !== null) await handle.close().catch(() => undefined);
+    if (created) await fs.unlink(temp).catch(() => undefined);
+    throw toFileError(filePath, err, true);
+  } finally {
+    inFlight.delete(temp);
+  }
+  if (options.syncFolder ?? true) await syncFolder(dir);
+}
+
+/**
+ * Makes the folder an output file goes into (and its parents). Throws FileError naming the first
+ * folder that cannot be made, e.g. `/data/ro/reports: permission denied`.
+ */
+export async function makeOutputFolder(dir: string): Promise<void> {
+  if (dir.includes('\0')) throw new FileError(dir, 'the path contains a NUL character', null);
+  try {
+    await nodeFs.mkdir(dir, { recursive: true });
+  } catch (err) {
+    // Name the folder that failed: the first missing one below an existing folder.
+    let failed = path.resolve(dir);
+    for (let p = failed; ; ) {
+      const parent = path.dirname(p);
+      if (parent === p) break;
+      const exists = await nodeFs.lstat(parent).then(() => true, () => false);
+      if (exists) {
+        failed = p;
+        break;
+      }
+      p = parent;
+    }
+    const code = errnoCode(err);
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new FileError(dir, 'part of the path is a file, not a folder', code, { cause: err });
+    throw toFileError(failed, err, true);
+  }
 }
