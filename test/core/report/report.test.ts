@@ -27,6 +27,10 @@ function pair(p: Partial<PairResult> & Pick<PairResult, 'a' | 'b' | 'kind'>): Pa
     depthMm: null,
     toleranceMm: 0.01,
     reason: null,
+    resolutionMm: null,
+    refinedDeflectionMm: null,
+    separationRangeMm: null,
+    possibleKinds: null,
     ...p,
   };
 }
@@ -66,6 +70,7 @@ function check(results: PairResult[] = RESULTS, overrides: Partial<CheckResult> 
     settings: { touchToleranceMm: 0.01, touchToleranceAuto: false, clearanceMm: 0.5, contactIsInterference: false },
     summary: {
       parts: 6, triangles: 5040, interferences: 2, contacts: 1, clearanceViolations: 1, ignored: 1, elapsedMs: 85,
+      undecided: 0, refinedPairs: 0, finestDeflectionMm: null,
     },
     results,
     candidatePairs: 9, phaseMs: { broadPhase: 0, collide: 0, classify: 0 },
@@ -830,7 +835,7 @@ describe('reports of the ground-truth cases', () => {
           settings: { ...truth.settings, touchToleranceAuto: false },
           summary: {
             parts: truth.totals.parts, triangles: truth.totals.triangles, interferences: 0, contacts: 0,
-            clearanceViolations: 0, ignored: 0, elapsedMs: 1,
+            clearanceViolations: 0, ignored: 0, elapsedMs: 1, undecided: 0, refinedPairs: 0, finestDeflectionMm: null,
           },
           results, candidatePairs: results.length, phaseMs: { broadPhase: 0, collide: 0, classify: 0 }, warnings: [],
         },
