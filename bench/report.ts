@@ -266,9 +266,9 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
         return `${p} ${ms(fig.query_ms)} ms${rel}`;
       });
       if (parts.length > 0) {
-        const on = peer.name !== s.name ? `its ${peer.name}` : '';
+        const named = peer.name !== s.name ? `; there named ${peer.name}` : '';
         out.push(
-          `  peers, for reference (${where}${on ? `; ${on}` : ''}${sampled ? `; over all ${peer.poses} poses` : ''}; ` +
+          `  peers, for reference (${where}${named}${sampled ? `; over all ${peer.poses} poses` : ''}; ` +
             `query ms${refThere ? ` and ratio to ${refName} there` : ''}):`,
         );
         out.push(`    ${parts.join(' · ')}`);

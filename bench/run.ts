@@ -34,7 +34,8 @@ measured on the original scenario set (meshes of the same kinds, not the same by
 Options:
   --scenarios PATH     another scenarios.json to read instead; meshes and peers.json resolve
                        relative to its folder, and its peers.json (when there is one) gives the
-                       exact counts and the peers' figures of those very meshes
+                       exact counts and the peers' figures of those very meshes (a file written
+                       by bench/generate.ts is checked like the default set)
   --scenario NAME      run only this scenario (repeatable; default: all)
   --strategy NAME      run only this strategy (repeatable; default: all registered). Names:
                        the engine's variants (e.g. obb, aabb, hybrid; 'interfere' selects them
