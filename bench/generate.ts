@@ -12,7 +12,7 @@
 // reader never sees half a file and a folder with scenarios.json is complete.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isZeroAreaTriangle } from '../src-core/geometry/mesh';
@@ -828,6 +828,21 @@ function main(argv: string[]): number {
   process.stdout.write(`generating the benchmark data in ${dir}\n`);
   const summary = generateBenchData(dir, (line) => process.stdout.write(`${line}\n`));
   process.stdout.write(`${(summary.bytes / 1e6).toFixed(1)} MB in ${(summary.ms / 1000).toFixed(1)} s → ${summary.scenariosFile}\n`);
+  // The reference counts belong to particular bytes: say whether these are they.
+  const refFile = fileURLToPath(new URL('./reference.json', import.meta.url));
+  let recorded: Record<string, string> = {};
+  try {
+    recorded = (JSON.parse(readFileSync(refFile, 'utf8')) as { meshes?: Record<string, string> }).meshes ?? {};
+  } catch (e) {
+    process.stdout.write(`FAIL: cannot read ${refFile} (${(e as Error).message})\n`);
+    return 1;
+  }
+  const differ = Object.entries(summary.meshes).filter(([key, facts]) => recorded[key] !== facts.sha256).map(([key]) => key);
+  if (differ.length > 0) {
+    process.stdout.write(`FAIL: ${differ.join(', ')} differ from the meshes bench/reference.json was computed on: raise GENERATOR_VERSION and recompute it (npx tsx bench/reference.ts)\n`);
+    return 1;
+  }
+  process.stdout.write(`sha256 of all ${Object.keys(summary.meshes).length} meshes equal bench/reference.json's\n`);
   return 0;
 }
 
