@@ -12,7 +12,7 @@
 // reader never sees half a file and a folder with scenarios.json is complete.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isZeroAreaTriangle } from '../src-core/geometry/mesh';
@@ -799,16 +799,6 @@ export function ensureBenchData(dir = BENCH_DATA_DIR, log?: (line: string) => vo
   return file;
 }
 
-function sizeOf(dir: string): number {
-  let total = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    total += e.isDirectory() ? sizeOf(p) : statSync(p).size;
-  }
-  return total;
-}
-
-export { sizeOf as folderBytes };
 
 // ------------------------------------------------------------------------------------------------
 // Command line: npm run bench:data [-- --dir DIR]
