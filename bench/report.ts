@@ -1,9 +1,9 @@
 // Result records, the statistics the runner reports (FNV-1a fingerprint, median, geomean) and the
 // human-readable table.
 
-import type { PeerScenario, PeersFile } from './scenarios';
+import type { ExactCounts, PeerScenario, PeersFile } from './scenarios';
 
-/** One JSON line of output: one strategy on one scenario. Field names follow the shared README. */
+/** One JSON line of output: one strategy on one scenario. Field names follow bench/README.md's runner protocol. */
 export interface BenchRecord {
   impl: string;
   variant: string;
@@ -28,7 +28,7 @@ export interface BenchRecord {
   /** Over all poses of one run; null when the implementation does not count them. */
   box_tests: number | null;
   tri_tests: number | null;
-  /** Agreement with peers.json's exact counts (sampled poses only under --pose-stride); null if unknown. */
+  /** Agreement with the exact reference counts (sampled poses only under --pose-stride); null if there are none. */
   exact_contacts_ok: boolean | null;
 }
 
@@ -41,6 +41,23 @@ export interface ScenarioSummary {
   triangles: [number, number];
   /** Indices (into the scenario's full pose list) of the poses that were run. */
   poseIndices: number[];
+}
+
+/** Where the exact counts and the peers' figures of a run come from. */
+export interface BenchSources {
+  /** Exact per-pose counts by scenario name. */
+  exact: ReadonlyMap<string, ExactCounts>;
+  /** Where they come from, for the table ('bench/reference.json', '…/peers.json'). */
+  exactSource: string;
+  /** Why a scenario has no applicable exact counts (changed meshes or poses), by name. */
+  exactProblems: ReadonlyMap<string, string>;
+  /** Peers' figures by scenario name of this run. */
+  peers: ReadonlyMap<string, PeerScenario>;
+  peersFile: PeersFile | null;
+  /** Where the peers' figures come from, for the table. */
+  peersSource: string;
+  /** True when the peers were measured on the original scenario set, not on these meshes. */
+  peersElsewhere: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +157,7 @@ function tmbReference(records: readonly BenchRecord[]): BenchRecord | undefined 
 }
 
 /** Poses (as indices into the full list) whose counts differ from the exact reference. */
-function mismatches(r: BenchRecord, s: ScenarioSummary, exact: PeerScenario | undefined): string[] {
+export function mismatches(r: BenchRecord, s: ScenarioSummary, exact: ExactCounts | undefined): string[] {
   if (!exact) return [];
   const out: string[] = [];
   r.per_pose.forEach((count, j) => {
@@ -152,14 +169,18 @@ function mismatches(r: BenchRecord, s: ScenarioSummary, exact: PeerScenario | un
 }
 
 /**
- * The human report: a table per scenario, the peers.json figures beside it, and geomeans over the
- * timed scenarios. Ratios are to the fastest three-mesh-bvh variant (by query time) of the same
- * scenario in this run; peers.json figures are compared through the same three-mesh-bvh variant
- * as measured in peers.json, so that the two runs meet on common ground.
+ * The human report: a table per scenario, a line saying whether every strategy's counts equal the
+ * exact reference, the peers' figures beside it, and geomeans over the timed scenarios. Ratios
+ * are to the fastest three-mesh-bvh variant (by query time) of the same scenario in this run; the
+ * peers' figures are compared through the same three-mesh-bvh variant as measured with them, so
+ * that the two runs meet on common ground.
  */
-export function renderReport(records: readonly BenchRecord[], scenarios: readonly ScenarioSummary[], peers: PeersFile | null): string {
+export function renderReport(records: readonly BenchRecord[], scenarios: readonly ScenarioSummary[], sources: BenchSources): string {
   const out: string[] = [];
-  const peerScenario = new Map((peers?.scenarios ?? []).map((p) => [p.name, p]));
+  const peers = sources.peersFile;
+  const where = sources.peersElsewhere
+    ? `${sources.peersSource}: measured on the original scenario set, whose meshes are of the same kinds as these but not the same`
+    : `${sources.peersSource}: measured on these meshes in another run`;
   const strategyOrder: string[] = [];
   for (const r of records) if (!strategyOrder.includes(nameOf(r))) strategyOrder.push(nameOf(r));
 
@@ -180,7 +201,8 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
   for (const s of scenarios) {
     const rs = records.filter((r) => r.scenario === s.name);
     if (rs.length === 0) continue;
-    const exact = peerScenario.get(s.name);
+    const exact = sources.exact.get(s.name);
+    const peer = sources.peers.get(s.name);
     const sampled = s.poseIndices.length !== s.poses;
     const exactText = exact
       ? sampled
@@ -202,7 +224,7 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
     for (const r of rs) {
       const name = nameOf(r);
       let contacts = `${int(r.contacts)} ${check(r.exact_contacts_ok)}`;
-      const samePeer = exact?.peers[name];
+      const samePeer = sources.peersElsewhere ? undefined : peer?.peers[name];
       if (samePeer && !sampled) contacts += samePeer.contacts === r.contacts ? ' (=peers.json)' : ` (peers.json ${int(samePeer.contacts)})`;
       const common = [int(r.box_tests), int(r.tri_tests), r.model_bytes_per_tri.toFixed(1)];
       if (s.timing) {
@@ -216,33 +238,42 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
       }
       if (r.exact_contacts_ok === false) {
         const bad = mismatches(r, s, exact);
-        const expected = r.impl === TMB && !s.timing ? ' (a tolerance-based test; expected on this probe)' : '';
-        notes.push(`  ${name} differs${expected}: ${bad.slice(0, 6).join('; ')}${bad.length > 6 ? `; … ${bad.length} poses` : ''}`);
+        const detail = `${bad.slice(0, 6).join('; ')}${bad.length > 6 ? `; … ${bad.length} poses` : ''}`;
+        if (r.impl === ENGINE_IMPL) notes.push(`  FAIL: ${name} counts differ from ${sources.exactSource}: ${detail}`);
+        else if (r.impl === TMB && !s.timing) notes.push(`  ${name} differs (a tolerance-based test; expected on this probe): ${detail}`);
+        else notes.push(`  MISMATCH: ${name} counts differ from ${sources.exactSource}: ${detail}`);
       }
     }
     out.push(renderTable(header, rows));
+    const problem = sources.exactProblems.get(s.name);
+    if (problem) out.push(`  FAIL: ${sources.exactSource} does not apply: ${problem}`);
+    else if (!exact) out.push(`  counts not checked: ${sources.exactSource} has no counts for ${s.name}`);
+    else if (rs.every((r) => r.exact_contacts_ok === true)) {
+      out.push(`  counts ✓ every strategy equals ${sources.exactSource} on ${sampled ? `the ${s.poseIndices.length} poses run` : `all ${s.poses} poses (hash ${exact.perPoseHash})`}`);
+    }
     out.push(...notes);
     if (!s.timing) continue;
     timedNames.push(s.name);
 
-    // peers.json figures, through the same three-mesh-bvh variant as our reference.
+    // The peers' figures, through the same three-mesh-bvh variant as our reference.
     const refName = ref ? nameOf(ref) : undefined;
-    const refThere = refName ? exact?.peers[refName] : undefined;
-    if (exact) {
-      const parts = QUOTED_PEERS.filter((p) => exact.peers[p]).map((p) => {
-        const fig = exact.peers[p];
+    const refThere = refName ? peer?.peers[refName] : undefined;
+    if (peer) {
+      const parts = QUOTED_PEERS.filter((p) => peer.peers[p]).map((p) => {
+        const fig = peer.peers[p];
         const rel = refThere ? ` (${ratio(fig.query_ms / refThere.query_ms)})` : '';
         if (refThere) push(peerRatios, p, fig.query_ms / refThere.query_ms);
         return `${p} ${ms(fig.query_ms)} ms${rel}`;
       });
       if (parts.length > 0) {
+        const named = peer.name !== s.name ? `; there named ${peer.name}` : '';
         out.push(
-          `  peers.json, for reference (measured on another run${sampled ? ` over all ${s.poses} poses` : ''}; ` +
+          `  peers, for reference (${where}${named}${sampled ? `; over all ${peer.poses} poses` : ''}; ` +
             `query ms${refThere ? ` and ratio to ${refName} there` : ''}):`,
         );
         out.push(`    ${parts.join(' · ')}`);
       }
-      const rapid = exact.peers[RAPID];
+      const rapid = peer.peers[RAPID];
       if (ref && refThere && rapid) {
         const rapidRatio = rapid.query_ms / refThere.query_ms;
         for (const r of rs) {
@@ -281,7 +312,7 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
       return `${p} ${ratio(geomean(list))} (n=${list.length})`;
     });
     if (peerParts.length > 0) {
-      out.push('  peers.json, for reference (measured on another run; query time ratio to the same three-mesh-bvh variants there):');
+      out.push(`  peers, for reference (${where}; query time ratio to the same three-mesh-bvh variants there):`);
       out.push(`    ${peerParts.join(' · ')}`);
     }
     const published = peers?.geomean_query_ratio_to_fcl_obbrss;
@@ -289,7 +320,7 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
       const parts = [...QUOTED_PEERS, `${TMB}/default`, `${TMB}/sah`, `${TMB}/leaf1`]
         .filter((p) => published[p] !== undefined)
         .map((p) => `${p} ${ratio(published[p])}`);
-      out.push(`  peers.json's own geomean over all its timed scenarios, query ratio to fcl/obbrss: ${parts.join(' · ')}`);
+      out.push(`  ${sources.peersSource}'s own geomean over all its timed scenarios, query ratio to fcl/obbrss: ${parts.join(' · ')}`);
     }
   }
   return out.join('\n');

@@ -1,15 +1,19 @@
-// `npm run bench`: runs the registered strategies over the shared mesh-vs-mesh scenarios following
-// the runner protocol of ../shared/bench/README.md, prints one JSON line per scenario × strategy,
-// then a human-readable table.
+// `npm run bench`: runs the registered strategies over the mesh-vs-mesh scenarios (by default the
+// generated set of ./generate.ts, checked against ./reference.json; or any scenarios.json given
+// with --scenarios) following the runner protocol of bench/README.md, prints one JSON line per
+// scenario × strategy, then a human-readable table.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { perPoseHash, median, renderReport, round } from './report';
-import type { BenchRecord, ScenarioSummary } from './report';
-import { BenchInputError, cloneMesh, loadPeers, loadScenarios, meshPath, readStlFile } from './scenarios';
-import type { PeerScenario, Scenario } from './scenarios';
+import type { BenchRecord, BenchSources, ScenarioSummary } from './report';
+import { BenchInputError, cloneMesh, loadPeers, loadPeersFile, loadScenarios, meshPath, readStlFile } from './scenarios';
+import type { ExactCounts, PeerScenario, Scenario, ScenarioFile } from './scenarios';
+import { BENCH_DATA_DIR, ensureBenchData } from './generate';
+import { fileSha256, loadReference, referenceMismatch, REFERENCE_FILE } from './reference';
 import { ENGINE_IMPL, optInStrategies, strategies, strategyName } from './strategies';
 import { PIPELINE_CASES, renderPipeline, runPipelineCase, type PipelineRecord } from './pipeline';
 import { DEFAULT_LOAD, renderLoad, runLoad } from './load';
@@ -17,14 +21,21 @@ import type { PreparedMesh, StrategyRun } from './strategies';
 
 const HELP = `Usage: npm run bench -- [options]      (or: npx tsx bench/run.ts [options])
 
-Runs every selected strategy on every selected scenario of the shared mesh-vs-mesh benchmark
-(protocol: ../shared/bench/README.md). For each scenario × strategy it prints one JSON object on its
-own line to stdout; after all of them, unless --json-only, a human-readable table follows on stdout.
-Progress notes go to stderr.
+Runs every selected strategy on every selected scenario of the mesh-vs-mesh benchmark (scenarios,
+runner protocol and data: bench/README.md). For each scenario × strategy it prints one JSON object on
+its own line to stdout; after all of them, unless --json-only, a human-readable table follows on
+stdout. Progress notes go to stderr.
+
+By default the scenarios are the generated set in bench-data/ (written by bench/generate.ts, as
+\`npm run bench:data\` does, on first use): their counts are checked against the exact reference
+counts of bench/reference.json, and the peers' figures beside them come from bench/peers.json,
+measured on the original scenario set (meshes of the same kinds, not the same bytes).
 
 Options:
-  --scenarios PATH     scenarios.json to read; meshes and peers.json resolve relative to its
-                       folder (default: ../shared/bench/scenarios.json from the current directory)
+  --scenarios PATH     another scenarios.json to read instead; meshes and peers.json resolve
+                       relative to its folder, and its peers.json (when there is one) gives the
+                       exact counts and the peers' figures of those very meshes (a file written
+                       by bench/generate.ts is checked like the default set)
   --scenario NAME      run only this scenario (repeatable; default: all)
   --strategy NAME      run only this strategy (repeatable; default: all registered). Names:
                        the engine's variants (e.g. obb, aabb, hybrid; 'interfere' selects them
@@ -36,7 +47,7 @@ Options:
                        evenly spaced poses, so that every strategy is timed after the JIT has
                        compiled it (default: 1; 0 times cold code)
   --pose-stride S      run only poses 0, S, 2S, … (counts are then checked pose by pose against
-                       peers.json's per-pose exact counts)
+                       the per-pose exact counts)
   --dump-pairs FILE --pose K
                        instead of timing, write the sorted "iA iB" pairs of pose K (index into
                        the scenario's full pose list) of the one selected scenario to FILE; with
@@ -68,13 +79,15 @@ poses), build_ms_all, query_ms_all, contacts, per_pose, per_pose_hash (FNV-1a 32
 per-pose counts joined by ','), per_pose_ms (fastest rep), peak_rss_mb (peak RSS of this process so
 far: all strategies share one process), model_bytes, model_bytes_per_tri, model_bytes_note, and
 also box_tests and tri_tests (one run over all poses; null when not counted) and exact_contacts_ok
-(vs peers.json's exact counts; null without a reference).
+(vs the exact counts of bench/reference.json, or of --scenarios' peers.json; null without them).
 
 Table: per scenario, build and query ms, contacts (✓/✗ against the exact count), box and triangle
 tests, model bytes per triangle, and query/build time ratios to the fastest three-mesh-bvh variant
-run on that scenario; peers.json's RAPID, PQP and FCL figures (measured on another run) beside them,
-related through the same three-mesh-bvh variant; geomeans over the timed scenarios at the end.
-Scenarios with "timing": false (boxes-touching) report counts only.
+run on that scenario; then a line saying whether every strategy's counts equal the reference (a
+line starting FAIL when an engine strategy's do not, or when the reference does not apply to the
+data: changed meshes or poses); then the peers' RAPID, PQP and FCL figures (measured elsewhere, see
+above) beside them, related through the same three-mesh-bvh variant; geomeans over the timed
+scenarios at the end. Scenarios with "timing": false (boxes-touching) report counts only.
 
 Load JSON fields (--load): parts, triangles, files_mb, generate_ms, relations (row pairs clear,
 touching, overlapping), in_process (open_ms, trees_ms, broad_phase_ms, collide_ms, classify_ms,
@@ -84,10 +97,12 @@ command, tree_builder_rss_mb of each tree-building child and process_tree_rss_mb
 once, both sampled from /proc on Linux; batch also assemblies, parts_each, reports).
 
 Exit status: 0 when every engine strategy ('${ENGINE_IMPL}') matches the exact contacts, 1 when one does
-not (peers that differ are reported but do not fail the run), 2 on a usage or input error.`;
+not or when the reference does not apply to a scenario run (peers that differ are reported but do not
+fail the run), 2 on a usage or input error.`;
 
 interface Options {
-  scenariosPath: string;
+  /** null: the generated set. */
+  scenariosPath: string | null;
   scenarioNames: string[];
   strategyNames: string[];
   reps: number;
@@ -153,7 +168,7 @@ function parseOptions(argv: string[]): Options {
   }
   const loadParts = positiveInt('--load-parts', values['load-parts'], 2) ?? DEFAULT_LOAD.parts;
   return {
-    scenariosPath: path.resolve(process.cwd(), values.scenarios ?? '../shared/bench/scenarios.json'),
+    scenariosPath: values.scenarios !== undefined ? path.resolve(process.cwd(), values.scenarios) : null,
     scenarioNames: values.scenario ?? [],
     strategyNames: values.strategy ?? [],
     reps: positiveInt('--reps', values.reps, 1) ?? 3,
@@ -219,7 +234,7 @@ function sameCounts(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /** Agreement of the counts of the poses run with the exact reference; null without one. */
-function checkExact(perPose: number[], poseIndices: number[], total: number, exact: PeerScenario | undefined): boolean | null {
+function checkExact(perPose: number[], poseIndices: number[], total: number, exact: ExactCounts | undefined): boolean | null {
   if (!exact || exact.perPose.length !== total) return null;
   if (poseIndices.length === total) {
     const contacts = perPose.reduce((a, b) => a + b, 0);
@@ -236,7 +251,7 @@ function runOne(
   poseIndices: number[],
   reps: number,
   warmup: number,
-  exact: PeerScenario | undefined,
+  exact: ExactCounts | undefined,
 ): BenchRecord {
   const poses = poseIndices.map((k) => scenario.poses[k]);
   // Untimed warm-up: a build and a few evenly spaced poses.
@@ -329,7 +344,7 @@ function dumpPairs(
   selected: StrategyRun[],
   scenario: Scenario,
   meshes: [PreparedMesh, PreparedMesh],
-  exact: PeerScenario | undefined,
+  exact: ExactCounts | undefined,
 ): boolean {
   if (pose >= scenario.poses.length) {
     throw new UsageError(`--pose ${pose}: ${scenario.name} has poses 0…${scenario.poses.length - 1}`);
@@ -361,6 +376,63 @@ function dumpPairs(
   return ok;
 }
 
+const PEERS_FILE = fileURLToPath(new URL('./peers.json', import.meta.url));
+
+/**
+ * The exact counts and the peers' figures for the selected scenarios. The generated set (it has
+ * a generatorVersion): bench/reference.json, after checking that it was computed on these very
+ * meshes and poses, and bench/peers.json, looked up by each scenario's peersScenario. Any other
+ * scenarios.json: the peers.json in its folder, if any, for both.
+ */
+function benchSources(file: ScenarioFile, selected: readonly Scenario[]): BenchSources {
+  const exact = new Map<string, ExactCounts>();
+  const exactProblems = new Map<string, string>();
+  const peers = new Map<string, PeerScenario>();
+  if (file.generatorVersion !== null) {
+    const exactSource = path.relative(process.cwd(), REFERENCE_FILE) || REFERENCE_FILE;
+    const ref = loadReference();
+    const hashes = new Map<string, string>();
+    const sha = (p: string): string => {
+      let h = hashes.get(p);
+      if (h === undefined) {
+        h = fileSha256(p);
+        hashes.set(p, h);
+      }
+      return h;
+    };
+    for (const s of selected) {
+      const entry = ref?.scenarios.find((e) => e.name === s.name);
+      const problem = !ref
+        ? `${REFERENCE_FILE} is missing`
+        : ref.generatorVersion !== file.generatorVersion
+          ? `it was computed for generator version ${ref.generatorVersion}, the data is version ${file.generatorVersion} (npx tsx bench/reference.ts recomputes it)`
+          : !entry
+            ? `it has no counts for ${s.name}`
+            : referenceMismatch(ref, entry, file, s, sha);
+      if (problem !== null) exactProblems.set(s.name, problem);
+      else if (entry) exact.set(s.name, entry);
+    }
+    const peersFile = loadPeersFile(PEERS_FILE);
+    for (const s of selected) {
+      const p = peersFile?.scenarios.find((x) => x.name === s.peersScenario);
+      if (p) peers.set(s.name, p);
+    }
+    return {
+      exact, exactSource, exactProblems, peers, peersFile,
+      peersSource: path.relative(process.cwd(), PEERS_FILE) || PEERS_FILE,
+      peersElsewhere: true,
+    };
+  }
+  const peersFile = loadPeers(file);
+  const peersPath = path.join(file.dir, 'peers.json');
+  if (!peersFile) note(`note: no peers.json next to ${file.file}; contacts are not checked`);
+  for (const p of peersFile?.scenarios ?? []) {
+    peers.set(p.name, p);
+    if (Array.isArray(p.perPose)) exact.set(p.name, { exactContacts: p.exactContacts, perPoseHash: p.perPoseHash, perPose: p.perPose });
+  }
+  return { exact, exactSource: peersPath, exactProblems, peers, peersFile, peersSource: peersPath, peersElsewhere: false };
+}
+
 async function main(argv: string[]): Promise<number> {
   const opts = parseOptions(argv);
   if (opts.help) {
@@ -375,11 +447,14 @@ async function main(argv: string[]): Promise<number> {
     if (!opts.jsonOnly) process.stdout.write(`${renderLoad(record)}\n`);
     return 0;
   }
-  const file = loadScenarios(opts.scenariosPath);
-  const peers = loadPeers(file);
-  if (!peers) note(`note: no peers.json next to ${file.file}; contacts are not checked`);
-  const exactByName = new Map((peers?.scenarios ?? []).map((p) => [p.name, p]));
+  const file = loadScenarios(opts.scenariosPath ?? ensureBenchData(BENCH_DATA_DIR, note));
   const selectedScenarios = selectScenarios(file.scenarios, opts.scenarioNames);
+  const sources = benchSources(file, selectedScenarios);
+  for (const s of selectedScenarios) {
+    const problem = sources.exactProblems.get(s.name);
+    if (problem) note(`FAIL: ${sources.exactSource} does not apply to ${s.name}: ${problem}`);
+  }
+  const exactByName = sources.exact;
   const selectedStrategies = selectStrategies(opts.strategyNames);
   if (selectedStrategies.length === 0) throw new UsageError('no strategy is registered');
 
@@ -427,7 +502,7 @@ async function main(argv: string[]): Promise<number> {
     }
   }
 
-  if (!opts.jsonOnly && records.length > 0) process.stdout.write(`${renderReport(records, summaries, peers)}\n`);
+  if (!opts.jsonOnly && records.length > 0) process.stdout.write(`${renderReport(records, summaries, sources)}\n`);
   if (runPipeline) {
     const cases = opts.pipelineNames.length > 0 ? PIPELINE_CASES.filter((c) => opts.pipelineNames.includes(c.name)) : PIPELINE_CASES;
     const pipelineRecords: PipelineRecord[] = [];
@@ -440,11 +515,17 @@ async function main(argv: string[]): Promise<number> {
     if (!opts.jsonOnly) process.stdout.write(`${renderPipeline(pipelineRecords)}\n`);
   }
   const failed = records.filter((r) => r.impl === ENGINE_IMPL && r.exact_contacts_ok === false);
+  let status = 0;
   if (failed.length > 0) {
-    note(`FAIL: engine contacts differ from the exact reference: ${failed.map((r) => `${strategyName(r)} on ${r.scenario}`).join(', ')}`);
-    return 1;
+    note(`FAIL: engine contacts differ from ${sources.exactSource}: ${failed.map((r) => `${strategyName(r)} on ${r.scenario}`).join(', ')}`);
+    status = 1;
   }
-  return 0;
+  const inapplicable = summaries.filter((s) => sources.exactProblems.has(s.name)).map((s) => s.name);
+  if (inapplicable.length > 0) {
+    note(`FAIL: ${sources.exactSource} does not apply to ${inapplicable.join(', ')}: their counts were not checked (see above)`);
+    status = 1;
+  }
+  return status;
 }
 
 try {

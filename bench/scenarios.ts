@@ -1,4 +1,5 @@
-// Reading the shared benchmark input: scenarios.json, peers.json next to it, and binary STL meshes.
+// Reading benchmark input: scenarios.json (the generated set of ./generate.ts or any other file in
+// that format), peers.json next to it or bench/peers.json, and binary STL meshes.
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,8 @@ export interface Scenario {
   timing: boolean;
   /** Row-major 4 × 4 matrices mapping meshB's coordinates into meshA's frame. */
   poses: Float64Array[];
+  /** The scenario of the original set whose peers' figures belong beside this one (its name unless given). */
+  peersScenario: string;
 }
 
 export interface ScenarioFile {
@@ -23,6 +26,8 @@ export interface ScenarioFile {
   /** Its folder: mesh paths and peers.json resolve against it. */
   dir: string;
   format: string;
+  /** bench/generate.ts's version for the generated set, null for any other file. */
+  generatorVersion: number | null;
   scenarios: Scenario[];
 }
 
@@ -34,6 +39,13 @@ export interface PeerFigures {
   model_bytes_per_tri?: number;
 }
 
+/** Exact per-pose counts of a scenario and their sum and FNV-1a fingerprint. */
+export interface ExactCounts {
+  exactContacts: number;
+  perPoseHash: string;
+  perPose: number[];
+}
+
 export interface PeerScenario {
   name: string;
   query: QueryMode;
@@ -42,13 +54,16 @@ export interface PeerScenario {
   poses: number;
   exactContacts: number;
   perPoseHash: string;
-  perPose: number[];
+  /** Present in a peers.json that belongs to its scenarios.json (absent in bench/peers.json). */
+  perPose?: number[];
   /** Keyed like 'RAPID-2.01', 'fcl/obbrss', 'three-mesh-bvh/sah'. */
   peers: Record<string, PeerFigures>;
 }
 
 export interface PeersFile {
   format: string;
+  /** Where the figures come from (bench/peers.json). */
+  source?: string;
   measured?: string;
   machine?: string;
   peers: Record<string, string>;
@@ -101,9 +116,16 @@ export function loadScenarios(file: string): ScenarioFile {
       query: s.query,
       timing: s.timing !== false,
       poses,
+      peersScenario: typeof s.peersScenario === 'string' ? s.peersScenario : name,
     };
   });
-  return { file: abs, dir: path.dirname(abs), format: typeof raw.format === 'string' ? raw.format : '', scenarios };
+  return {
+    file: abs,
+    dir: path.dirname(abs),
+    format: typeof raw.format === 'string' ? raw.format : '',
+    generatorVersion: typeof raw.generatorVersion === 'number' ? raw.generatorVersion : null,
+    scenarios,
+  };
 }
 
 /** Absolute path of a mesh named in scenarios.json. */
@@ -113,7 +135,11 @@ export function meshPath(scenarios: ScenarioFile, relative: string): string {
 
 /** peers.json from the scenarios' folder, or null when there is none. */
 export function loadPeers(scenarios: ScenarioFile): PeersFile | null {
-  const file = path.join(scenarios.dir, 'peers.json');
+  return loadPeersFile(path.join(scenarios.dir, 'peers.json'));
+}
+
+/** A peers file (the format of peers.json), or null when it does not exist. */
+export function loadPeersFile(file: string): PeersFile | null {
   if (!existsSync(file)) return null;
   let raw: unknown;
   try {

@@ -5,12 +5,14 @@ import path from 'node:path';
 import { parseStl, sniffStl, stlImporter, binaryStlCount, isBinaryStlLayout } from '../../../src-core/io/stl.js';
 import { ImportError } from '../../../src-core/io/types.js';
 import type { ImportErrorCode, ImportResult, ImportedBody, ImportOptions } from '../../../src-core/io/types.js';
+import { ensureMeshFile, meshFacts, meshSpec, meshStl } from '../../../bench/generate';
 
 // ---------------------------------------------------------------------------------------------
 // Files and helpers
 
 const DATA = path.resolve(process.cwd(), 'test/data');
-const BENCH = path.resolve(process.cwd(), '../shared/bench');
+/** The generated benchmark box (bench/generate.ts), written to bench-data on first use. */
+const BOX_48 = ensureMeshFile('box-48');
 
 function read(file: string): Uint8Array {
   return new Uint8Array(readFileSync(file));
@@ -193,7 +195,7 @@ const VALID_FILES = [
   ...stlFilesUnder(path.join(DATA, 'stl-online3dviewer')),
   ...stlFilesUnder(path.join(DATA, 'robot-so101/assets')),
   ...stlFilesUnder(path.join(DATA, 'robot-fanuc-m10ia/meshes')),
-  path.join(BENCH, 'meshes/box-48.stl'),
+  BOX_48,
 ];
 
 describe('STL: every valid file of the shared data matches an independent reading', () => {
@@ -253,18 +255,17 @@ describe('STL: known facts about the shared files', () => {
   });
 
   it('box-48 is the box [0,10]³ of scenarios.json: 48 triangles, 26 welded vertices', () => {
-    const scenarios = JSON.parse(readFileSync(path.join(BENCH, 'scenarios.json'), 'utf8')) as {
-      meshes: Record<string, { triangles: number; bbox: { min: number[]; max: number[] } }>;
-    };
-    const meta = scenarios.meshes['box-48'];
-    const body = parseStl(read(path.join(BENCH, 'meshes/box-48.stl')), 'box-48.stl').bodies[0];
+    const spec = meshSpec('box-48');
+    const meta = meshFacts(spec, spec.make(), meshStl('box-48'));
+    expect(meta.bbox).toEqual({ min: [0, 0, 0], max: [10, 10, 10] });
+    const body = parseStl(read(BOX_48), 'box-48.stl').bodies[0];
     expect(body.triangleCount).toBe(meta.triangles);
     expect(bboxOf(body.positions)).toEqual({ min: meta.bbox.min, max: meta.bbox.max });
     expect(body.positions.length / 3).toBe(26); // 3×3×3 grid minus its centre
   });
 
   it('reads the box in cm, m and in as the mm coordinates times 10, 1000 and 25.4', () => {
-    const bytes = read(path.join(BENCH, 'meshes/box-48.stl'));
+    const bytes = read(BOX_48);
     const mm = soupOf(parseStl(bytes, 'box-48.stl').bodies[0]);
     for (const [units, f] of [['cm', 10], ['m', 1000], ['in', 25.4], ['mm', 1]] as const) {
       const r = parseStl(bytes, 'box-48.stl', { units });

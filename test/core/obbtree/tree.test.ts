@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { createMesh } from '../../../src-core/geometry/mesh.js';
@@ -12,7 +11,7 @@ import type { SerializedTree } from '../../../src-core/obbtree/serialize.js';
 import { collide } from '../../../src-core/collide/collide.js';
 import { collideBruteForce } from '../../../src-core/collide/bruteForce.js';
 import { STRATEGIES } from '../../../src-core/collide/strategies.js';
-import { readStlFile } from '../../../bench/scenarios';
+import { generatedMesh } from '../../../bench/generate';
 import {
   MESH_PAIR_ARBS, meshArb, boxMesh, uvSphereMesh, gridMesh, cylinderMesh, scaleShiftMesh, makePose,
   quaternionToMatrix, IDENTITY, SIGNED_PERMUTATIONS, rotate, MeshBuilder,
@@ -68,9 +67,9 @@ function checkTree(name: string, tree: BvTree, mesh: TriangleMesh): void {
   expect(wrongSlots, `${name}: slots whose vertices are not their triangle's`).toEqual([]);
 }
 
-const BENCH_DIR = path.resolve(process.cwd(), '../shared/bench');
+/** A generated benchmark mesh (bench/generate.ts), made in memory and read as the bench reads its STL. */
 function loadStl(file: string): TriangleMesh {
-  const m = readStlFile(path.resolve(BENCH_DIR, 'meshes', file));
+  const m = generatedMesh(file.replace(/\.stl$/, ''));
   return createMesh(m.positions, m.indices);
 }
 
@@ -136,8 +135,8 @@ describe('validateTree accepts every tree the builders make', () => {
     });
   }
 
-  it('on the benchmark meshes (box-48, bunny-3674, torus-20k: every strategy; sphere-20k: all but the hull fit)', () => {
-    for (const file of ['box-48.stl', 'bunny-3674.stl']) {
+  it('on the benchmark meshes (box-48, lumpy-3674, torus-20k: every strategy; sphere-20k: all but the hull fit)', () => {
+    for (const file of ['box-48.stl', 'lumpy-3674.stl']) {
       const mesh = loadStl(file);
       for (const s of STRATEGIES) checkTree(`${file} ${s.name}`, s.build(mesh), mesh);
       checkTree(`${file} obb leaf 1`, buildObbTree(mesh, { leafSize: 1 }), mesh);
@@ -287,7 +286,7 @@ describe('serializeTree and deserializeTree', () => {
   });
 
   it('a tree read back from a JSON header and copied buffers (a disk cache) still answers the same', () => {
-    const mesh = loadStl('bunny-3674.stl');
+    const mesh = loadStl('lumpy-3674.stl');
     const pose = makePose(quaternionToMatrix(0.2, 0.4, -0.1, 0.8), [10, 5, -3]);
     for (const s of STRATEGIES.filter((x) => x.name !== 'obb-hull')) {
       const t = s.build(mesh);

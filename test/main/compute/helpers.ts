@@ -2,6 +2,7 @@
 // scripted stand-in for a child process, and polling.
 import path from 'node:path';
 import { readStlFile } from '../../../bench/scenarios';
+import { BENCH_DATA_DIR, ensureMeshFile } from '../../../bench/generate';
 import { buildObbTree } from '../../../src-core/obbtree/build.js';
 import type { ObbTree } from '../../../src-core/obbtree/layout.js';
 import { serializeTree } from '../../../src-core/obbtree/serialize.js';
@@ -9,15 +10,23 @@ import { withoutPositions, type BuildRequest } from '../../../src-main/contract/
 import type { ChildHandle, ExitListener, ForkFn } from '../../../src-main/services/spawn.js';
 import type { TreeMeshInput } from '../../../src-main/services/treePool.js';
 
-export const MESH_DIR = path.resolve(process.cwd(), '../shared/bench/meshes');
+/** The generated benchmark meshes (bench/generate.ts), each written on first use. */
+export const MESH_DIR = path.join(BENCH_DATA_DIR, 'meshes');
+
+/**
+ * Names the tests use that are not generated meshes: the 3,674-triangle closed organic mesh of
+ * the original benchmark was the Stanford bunny; the generated set has a lumpy sphere with the same
+ * triangle count in its place.
+ */
+const STAND_INS: Readonly<Record<string, string>> = { 'bunny-3674': 'lumpy-3674' };
 
 const loaded = new Map<string, TreeMeshInput>();
 
-/** A benchmark STL mesh (cached); its meshId is the file's base name. */
+/** A generated benchmark STL mesh (cached); its meshId is the name asked for. */
 export function loadMesh(name: string): TreeMeshInput {
   let m = loaded.get(name);
   if (!m) {
-    const stl = readStlFile(path.join(MESH_DIR, `${name}.stl`));
+    const stl = readStlFile(ensureMeshFile(STAND_INS[name] ?? name));
     m = { meshId: name, positions: stl.positions, indices: stl.indices };
     loaded.set(name, m);
   }
