@@ -453,6 +453,11 @@ export class HostService implements HostServiceApi {
   private readonly atomicFs: AtomicFs | undefined;
   /** Recovery files being recovered now (a second request for one is refused). */
   private readonly recovering = new Set<string>();
+  /**
+   * Recovered documents whose file comes from their recovery record, until saved: the record's
+   * path grants no writing — saving there needs the access policy's leave, as any other target.
+   */
+  private readonly pathFromRecovery = new WeakSet<DocState>();
   /** Files (canonical) that failed to open, with why: nothing is written over them unasked. */
   private readonly unopenable = new Map<string, string>();
 
@@ -814,6 +819,7 @@ export class HostService implements HostServiceApi {
       }, path.basename(label), job, progress);
       if (record.originalPath !== null) this.policy.grant(record.originalPath, 'read');
       for (const s of assembly.doc.sources) this.policy.grant(path.resolve(folder, s.path), 'read');
+      this.pathFromRecovery.add(d);
       this.docs.set(d.id, d);
       return d;
     } catch (e) {
@@ -1332,7 +1338,10 @@ export class HostService implements HostServiceApi {
         let chosen = false;
         if (requested !== undefined) {
           target = requested;
-        } else if (d.kind === 'assembly' && !saveAs && d.path !== null) {
+        } else if (d.kind === 'assembly' && !saveAs && d.path !== null &&
+          // A recovered document's file is saved over only where the policy allows writing; else
+          // the save dialog asks (a host without dialogs refuses below).
+          !(this.pathFromRecovery.has(d) && this.dialogs !== null && !(await this.policy.check(d.path, 'write')).ok)) {
           target = d.path;
         } else {
           const suggestion = d.path !== null ? path.join(path.dirname(d.path), `${stemOf(d.path)}${ASSEMBLY_EXTENSION}`) : `${slugify(d.doc.name) || 'assembly'}${ASSEMBLY_EXTENSION}`;
@@ -1348,7 +1357,7 @@ export class HostService implements HostServiceApi {
         const canonical = await canonicalPath(target);
         const own = d.path !== null && d.kind === 'assembly' && canonical === (await canonicalPath(d.path));
         if (chosen) this.policy.grant(target, 'write');
-        else if (!own) await this.allowed(target, 'write');
+        else if (!own || this.pathFromRecovery.has(d)) await this.allowed(target, 'write');
         if (overwrite !== true) {
           const problem = await this.overwriteProblem(d, target, canonical, own);
           if (problem !== null) {
@@ -1361,6 +1370,7 @@ export class HostService implements HostServiceApi {
         });
         d.doc = saved;
         d.path = target;
+        this.pathFromRecovery.delete(d);
         d.base = target;
         d.kind = 'assembly';
         d.absoluteSources.clear();
