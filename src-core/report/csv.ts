@@ -13,7 +13,7 @@
  * Numbers: plain decimals (no exponent, no digit grouping, `.` as decimal point), at most six
  * decimals (1 nm, 1e-6 mm³), trailing zeros dropped. Empty field: not measured / not applicable.
  */
-import type { InterferenceReport, ReportResult } from './model.js';
+import { coincidentText, type InterferenceReport, type ReportResult } from './model.js';
 
 export const CSV_COLUMNS = [
   'a', 'a_name', 'b', 'b_name', 'kind', 'volume_mm3',
@@ -64,7 +64,8 @@ function row(r: ReportResult, names: ReadonlyMap<string, string>): string[] {
     csvNumber(r.depthMm),
     String(r.trianglePairs.length),
     csvNumber(r.toleranceMm),
-    csvText(r.reason ?? ''),
+    // (a coincident group says so where an ignored pair gives its reason; the JSON lists every part)
+    csvText(r.reason ?? (r.coincident !== undefined ? coincidentText(r.coincident, 10) : '')),
   ];
 }
 
