@@ -248,7 +248,8 @@ function summaryTable(result: CheckFileResult): string {
       fmt(x.distanceMm, 4),
       String(x.trianglePairs.length),
     ]);
-    const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+    // (a loop, not Math.max(...rows): a spread of every row overflows the stack for large results)
+    const widths = header.map((h, i) => body.reduce((w, row) => Math.max(w, row[i].length), h.length));
     const line = (cells: string[]): string => '  ' + cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
     lines.push(line(header));
     lines.push('  ' + widths.map((w) => '-'.repeat(w)).join('  '));
