@@ -14,9 +14,9 @@ import { buildObbTree } from '../../../src-core/obbtree/build.js';
 import { OBB_STRIDE, type ObbTree } from '../../../src-core/obbtree/layout.js';
 import { DataFolderError, defaultDataFolder, ensurePrivateFolder } from '../../../src-main/services/dataFolder.js';
 import { RecoveryStore } from '../../../src-main/services/recovery.js';
-import { TreeCache } from '../../../src-main/services/treeCache.js';
+import { TreeCache, treeProblem } from '../../../src-main/services/treeCache.js';
 import { TreePool } from '../../../src-main/services/treePool.js';
-import { uvSphereMesh } from '../../support/meshArbitraries.js';
+import { boxMesh, cylinderMesh, gridMesh, scaleShiftMesh, shuffleTriangles, uvSphereMesh } from '../../support/meshArbitraries.js';
 import { createTestHost, GEAR, refusal, TEST_DATA, tempDir } from '../host/helpers.js';
 
 const CLI = path.resolve(process.cwd(), 'src-main/bridge/cli.ts');
@@ -167,6 +167,17 @@ describe('the tree cache', () => {
     await cache.put(key, { ...bad, maxAbsCoordinate: 1e12 });
     expect(await cache.get(key, mesh.positions, mesh.indices)).toBeNull();
     expect(logs.at(-1)).toMatch(/largest coordinate 1000000000000 is not the mesh's 10/);
+  });
+
+  it('accepts every tree the builder makes (no sound tree is thrown away)', () => {
+    const meshes = [
+      uvSphereMesh(10, 48, 24), boxMesh([-3, -2, -1], [3, 2, 1], 8), gridMesh(40, 30, 0.5), cylinderMesh(4, 20, 64, 10),
+      shuffleTriangles(uvSphereMesh(1e4, 32, 16), 3), scaleShiftMesh(boxMesh([0, 0, 0], [1, 1, 1], 4), 1e-3, [1e5, -2e5, 3e5]),
+    ];
+    for (const data of meshes) {
+      const mesh = meshOf(data);
+      for (const leafSize of [1, 4, 16]) expect(treeProblem(buildObbTree(mesh, { leafSize }), mesh.positions), `${mesh.triangleCount} triangles, leaf ${leafSize}`).toBeNull();
+    }
   });
 
   it('uses no cache folder that others may write: reads nothing from it, writes nothing to it, says so once', async () => {
