@@ -41,6 +41,8 @@ function currentUid(): number | null {
 function statusProblem(s: Stats): string | null {
   if (s.isSymbolicLink()) return 'is a symbolic link, not a folder of its own: refusing to keep private data there';
   if (!s.isDirectory()) return 'is not a folder';
+  // Windows has no owner ids or mode bits here (a folder reads as mode 666): its ACLs decide.
+  if (process.platform === 'win32') return null;
   const uid = currentUid();
   if (uid !== null && s.uid !== uid) {
     return `is owned by user ${s.uid}, not by the current user (${uid}): refusing to keep private data there; remove it or set XDG_DATA_HOME to a folder of your own`;
