@@ -62,7 +62,7 @@ import { decodeText, ImportError, type ImportedBody } from '../../src-core/io/ty
 import { createMesh, MeshError, type TriangleMesh } from '../../src-core/geometry/mesh.js';
 import { edgeReport } from '../../src-core/geometry/meshProps.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
-import { runCheck, CheckAbortedError } from '../../src-core/check/check.js';
+import { runCheck, CheckAbortedError, CheckLimitError } from '../../src-core/check/check.js';
 import type { CheckPart, CheckProgress, CheckResult, CheckSettings } from '../../src-core/check/types.js';
 import { collidePlaced } from '../../src-core/collide/collide.js';
 import { minDistance } from '../../src-core/collide/proximity.js';
@@ -237,6 +237,7 @@ export function toHostError(e: unknown, filePath?: string | null): HostError {
     if (e.code === 'disposed') return { code: 'disposed', message: naming(filePath, 'the host is shutting down'), path: filePath ?? null };
     return { code: 'tree-build-failed', message: naming(filePath, e.message), path: filePath ?? null };
   }
+  if (e instanceof CheckLimitError) return { code: 'too-many-pairs', message: naming(filePath, e.message), path: filePath ?? null };
   if (e instanceof ReportError) return { code: 'report-failed', message: naming(filePath, `the report cannot be made: ${e.message}`), path: filePath ?? null };
   if (e instanceof Error && e.name === 'AbortError') return { code: 'cancelled', message: naming(filePath, e.message), path: filePath ?? null };
   return { code: 'internal', message: naming(filePath, errorText(e)), path: filePath ?? null };
