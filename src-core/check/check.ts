@@ -23,6 +23,17 @@
  *    violation, else clear.
  * Ignore rules are applied first (the pair is reported as ignored, not computed), and
  * `contactIsInterference` last.
+ *
+ * Coincident copies — parts with the same triangles (one mesh, or equal positions, indices and
+ * chordal errors) at a bit-identical placement — are one group: every pair inside the group has
+ * the same geometry, so the group is one finding (the exact result of its first pair, with
+ * `coincident` listing every part of the group, and a warning naming the group), not n(n−1)/2
+ * pairs. The group's first part stands for it in the broad phase; a pair it forms with another
+ * part is computed once and reported for every copy (one result per pair of parts, as ever).
+ *
+ * Candidate pairs are bounded: more than `maxCandidatePairs` (default 1,000,000) after the broad
+ * phase, pairs with coincident copies counted per part, throw CheckLimitError naming the count
+ * and the limit, before any pair is computed.
  */
 import type { TriangleMesh } from '../geometry/mesh.js';
 import { edgeReport, volumeProps } from '../geometry/meshProps.js';
@@ -30,7 +41,8 @@ import { OBB_STRIDE } from '../obbtree/layout.js';
 import { collidePlaced } from '../collide/collide.js';
 import { minDistance, pointInMesh } from '../collide/proximity.js';
 import { readRigidTransform } from '../collide/transform.js';
-import { sweepAndPrune } from '../broadphase/sweepAndPrune.js';
+import { PairLimitError, sweepAndPrune } from '../broadphase/sweepAndPrune.js';
+import { groupDigits } from '../io/types.js';
 import { OverlapEngine, type ManifoldProvider } from './volume.js';
 import { crossingDepth } from './depth.js';
 import { coincidentTessellations } from './coincident.js';
@@ -52,6 +64,31 @@ export interface CheckOptions {
    */
   readonly yieldToHost?: () => Promise<void>;
   readonly yieldEveryMs?: number;
+  /** Most candidate pairs computed (default DEFAULT_MAX_CANDIDATE_PAIRS); more throw CheckLimitError. */
+  readonly maxCandidatePairs?: number;
+}
+
+/**
+ * Most part pairs one check computes after the broad phase. Beyond it, memory and time grow
+ * without bound (12,000 parts stacked on one another are 72 million pairs).
+ */
+export const DEFAULT_MAX_CANDIDATE_PAIRS = 1_000_000;
+
+/** The broad phase left more candidate pairs than the limit: the count and the limit. */
+export class CheckLimitError extends RangeError {
+  override readonly name = 'CheckLimitError';
+  constructor(
+    /** Candidate pairs found; a lower bound when `exact` is false. */
+    readonly pairs: number,
+    readonly limit: number,
+    readonly exact: boolean,
+  ) {
+    super(
+      `the broad phase found ${exact ? '' : 'more than '}${groupDigits(pairs)} candidate pairs of parts whose bounds overlap, ` +
+      `more than the limit of ${groupDigits(limit)} pairs one check computes; nothing was checked. ` +
+      'Check a selection of the parts, or look for parts stacked on one another',
+    );
+  }
 }
 
 export class CheckAbortedError extends Error {
@@ -158,31 +195,49 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
   });
   const index = new Map(prepared.map((p, i) => [p.part.id, i]));
   const triangles = request.parts.reduce((s, p) => s + p.mesh.triangleCount, 0);
+  const limit = options.maxCandidatePairs ?? DEFAULT_MAX_CANDIDATE_PAIRS;
 
   // Which pairs are asked for.
   const scope = request.scope ?? { kind: 'all' };
   const wanted = scope.kind === 'pairs' ? new Set(scope.pairs.map(([a, b]) => pairKey(a, b))) : null;
+  const setA = new Set(scope.kind === 'selection' ? scope.ids : scope.kind === 'sets' ? scope.a : []);
+  const setB = new Set(scope.kind === 'sets' ? scope.b : []);
   const inScope = (i: number, j: number): boolean => {
     if (scope.kind === 'all') return true;
     const a = prepared[i].part.id, b = prepared[j].part.id;
-    if (scope.kind === 'selection') return scope.ids.includes(a) !== scope.ids.includes(b) || (scope.ids.includes(a) && scope.ids.includes(b));
+    if (scope.kind === 'selection') return setA.has(a) || setA.has(b);
     if (scope.kind === 'pairs') return wanted!.has(pairKey(a, b));
-    return (scope.a.includes(a) && scope.b.includes(b)) || (scope.a.includes(b) && scope.b.includes(a));
+    return (setA.has(a) && setB.has(b)) || (setA.has(b) && setB.has(a));
   };
+
+  // Coincident copies (see the file comment): groups in part order, each led by its first part.
+  const groups = coincidentGroups(prepared);
+  const reps: number[] = [];
+  for (let i = 0; i < prepared.length; i++) if (groups.leader[i] === i) reps.push(i);
+  const membersOf = (r: number): readonly number[] => groups.members.get(r) ?? [r];
 
   // Ignore rules.
   const ignored = new Map<string, string | null>();
   for (const rule of request.ignore) ignored.set(pairKey(rule.a, rule.b), rule.reason ?? null);
 
-  // Broad phase: bounds grown by half the reach on each side.
+  // Broad phase over the groups' leaders: bounds grown by half the reach on each side.
   const tol = settings.touchToleranceMm ?? DEFAULT_TOUCH_TOLERANCE_MM;
   const bounds: KindBounds = { touchToleranceMm: tol, clearanceMm: settings.clearanceMm };
-  // A CAD pair's exact gap may exceed its meshes' by both chordal errors.
+  // A CAD pair's exact gap may exceed its meshes' by both chordal errors (a loop, not
+  // Math.max(...parts): that overflows the stack for 130,000 parts).
   let maxChord = 0;
-  for (const p of prepared) maxChord = Math.max(maxChord, maxChordError(p.part));
+  const chordMax = new Map<Float32Array, number>();
+  for (const r of reps) {
+    const c = prepared[r].part.chordErrorMm;
+    if (c === null) continue;
+    let m = chordMax.get(c);
+    if (m === undefined) chordMax.set(c, (m = maxChordError(prepared[r].part)));
+    if (m > maxChord) maxChord = m;
+  }
   const reach = Math.max(tol, settings.clearanceMm) + 2 * maxChord;
-  const boxes = new Float64Array(6 * prepared.length);
-  prepared.forEach((p, i) => {
+  const boxes = new Float64Array(6 * reps.length);
+  reps.forEach((r, i) => {
+    const p = prepared[r];
     for (let k = 0; k < 3; k++) {
       boxes[6 * i + k] = p.bounds[k] - reach / 2;
       boxes[6 * i + 3 + k] = p.bounds[3 + k] + reach / 2;
@@ -190,11 +245,52 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
   });
   options.onProgress?.({ phase: 'broadphase', done: 0, total: 1 });
   const tBroad = now();
-  const candidates = sweepAndPrune(boxes);
-  const work: [number, number][] = [];
-  for (let k = 0; k < candidates.length; k += 2) {
-    if (inScope(candidates[k], candidates[k + 1])) work.push([candidates[k], candidates[k + 1]]);
+  // Leader pairs with some pair of their parts in scope.
+  let accept: ((i: number, j: number) => boolean) | undefined;
+  if (scope.kind !== 'all') {
+    const anyA = new Uint8Array(reps.length), anyB = new Uint8Array(reps.length);
+    reps.forEach((r, k) => {
+      for (const x of membersOf(r)) {
+        if (setA.has(prepared[x].part.id)) anyA[k] = 1;
+        if (setB.has(prepared[x].part.id)) anyB[k] = 1;
+      }
+    });
+    accept = scope.kind === 'pairs' ? undefined
+      : scope.kind === 'selection' ? (i, j) => anyA[i] === 1 || anyA[j] === 1 : (i, j) => (anyA[i] & anyB[j]) === 1 || (anyB[i] & anyA[j]) === 1;
   }
+  let candidates: Uint32Array;
+  try {
+    candidates = sweepAndPrune(boxes, limit, accept);
+  } catch (e) {
+    if (e instanceof PairLimitError) throw new CheckLimitError(e.pairs, limit, e.exact);
+    throw e;
+  }
+  // Pairs of parts each candidate pair of leaders stands for, in scope (ignored ones included:
+  // they are listed, not computed).
+  const work: [number, number][] = [];
+  let pairTotal = 0;
+  for (let k = 0; k < candidates.length; k += 2) {
+    const i = reps[candidates[k]], j = reps[candidates[k + 1]];
+    let n = 0;
+    if (scope.kind === 'all') n = membersOf(i).length * membersOf(j).length;
+    else for (const x of membersOf(i)) for (const y of membersOf(j)) if (inScope(x, y) && ++n + pairTotal > limit) break;
+    if (n === 0) continue;
+    pairTotal += n;
+    if (pairTotal > limit && scope.kind !== 'all') throw new CheckLimitError(pairTotal, limit, false);
+    work.push([i, j]);
+  }
+  // One finding per coincident group: its first pair in scope and not ignored.
+  const groupPairs: [number, number][] = [];
+  for (const members of groups.members.values()) {
+    // (a 'pairs' scope names its pairs one by one: a coincident group counts as its pairs there)
+    const pair = scope.kind === 'pairs'
+      ? firstPairOf(members, 'all', () => false, () => false, (x, y) => !inScope(x, y) || ignored.has(pairKey(prepared[x].part.id, prepared[y].part.id)))
+      : firstPairOf(members, scope.kind, (x) => setA.has(prepared[x].part.id), (x) => setB.has(prepared[x].part.id),
+        (x, y) => ignored.has(pairKey(prepared[x].part.id, prepared[y].part.id)));
+    if (pair) groupPairs.push(pair);
+  }
+  pairTotal += groupPairs.length;
+  if (pairTotal > limit) throw new CheckLimitError(pairTotal, limit, true);
   work.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   const phase = { broadPhaseMs: now() - tBroad, collideMs: 0, classifyMs: 0 };
 
@@ -239,24 +335,55 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
     let done = 0;
     let lastYield = now();
     const yieldEvery = options.yieldEveryMs ?? 16;
-    for (const [i, j] of work) {
+    const total = work.length + groupPairs.length;
+    const reportedKind = (r: Omit<PairResult, 'kind'>): ResultKind => {
+      const kind: ResultKind = r.geometricKind === 'clear' ? 'contact' : r.geometricKind;
+      return kind === 'contact' && settings.contactIsInterference ? 'interference' : kind;
+    };
+    const pace = async (): Promise<void> => {
       if (options.yieldToHost && now() - lastYield >= yieldEvery) {
         await options.yieldToHost();
         lastYield = now();
       }
       check();
-      options.onProgress?.({ phase: 'pairs', done: done++, total: work.length });
-      const A = prepared[i], B = prepared[j];
-      if (ignored.has(pairKey(A.part.id, B.part.id))) continue;
+      options.onProgress?.({ phase: 'pairs', done: done++, total });
+    };
+    const computePair = async (A: Prepared, B: Prepared): Promise<Omit<PairResult, 'kind'> | null> => {
       const t = now(), collideBefore = phase.collideMs;
       const result = await checkPair(A, B, bounds, overlapEngine, isClosed, bodyVolume, phase, now);
       phase.classifyMs += now() - t - (phase.collideMs - collideBefore);
+      return result;
+    };
+    for (const [i, j] of work) {
+      await pace();
+      // The pairs of parts this pair of leaders stands for (just itself without coincident copies).
+      const pairs: number[] = [];
+      for (const x of membersOf(i)) {
+        for (const y of membersOf(j)) {
+          if ((scope.kind === 'all' || inScope(x, y)) && !ignored.has(pairKey(prepared[x].part.id, prepared[y].part.id))) pairs.push(x, y);
+        }
+      }
+      if (pairs.length === 0) continue;
+      const result = await computePair(prepared[i], prepared[j]);
       if (!result) continue;
-      let kind: ResultKind = result.geometricKind === 'clear' ? 'contact' : result.geometricKind as ResultKind;
-      if (kind === 'contact' && settings.contactIsInterference) kind = 'interference';
-      results.push({ ...result, kind });
+      const kind = reportedKind(result);
+      for (let k = 0; k < pairs.length; k += 2) results.push(asPair(result, kind, prepared[i].part.id, prepared[j].part.id, prepared[pairs[k]].part.id, prepared[pairs[k + 1]].part.id, pairs[k] > pairs[k + 1]));
     }
-    options.onProgress?.({ phase: 'pairs', done: work.length, total: work.length });
+    for (const [x, y] of groupPairs) {
+      await pace();
+      const members = membersOf(groups.leader[x]);
+      const result = await computePair(prepared[x], prepared[y]);
+      const ids = members.map((m) => prepared[m].part.id);
+      const named = ids.length <= 4 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')}, … ${ids[ids.length - 1]}`;
+      warnings.push(
+        `${groupDigits(ids.length)} parts are coincident copies — the same triangles at the same placement (${named}): ` +
+        `reported as one finding for the pair ${prepared[x].part.id}/${prepared[y].part.id}, ` +
+        `which stands for all ${groupDigits(ids.length * (ids.length - 1) / 2)} pairs among them`,
+      );
+      if (!result) continue;
+      results.push({ ...result, kind: reportedKind(result), coincident: ids });
+    }
+    options.onProgress?.({ phase: 'pairs', done: total, total });
   } finally {
     overlapEngine?.dispose();
   }
@@ -271,7 +398,7 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
     },
     summary: summarize(results, prepared.length, triangles, Math.round(now() - t0)),
     results,
-    candidatePairs: work.length,
+    candidatePairs: pairTotal,
     phaseMs: { broadPhase: phase.broadPhaseMs, collide: phase.collideMs, classify: phase.classifyMs },
     warnings,
   };
@@ -293,6 +420,26 @@ export function summarize(results: readonly PairResult[], parts: number, triangl
     }
   }
   return { parts, triangles, interferences, contacts, clearanceViolations, ignored, undecided, refinedPairs, finestDeflectionMm: finest, elapsedMs };
+}
+
+/**
+ * The result computed for leaders (repA, repB) as the result of parts a (a copy of repA) and b
+ * (a copy of repB); `swapped` when b comes first in part order, so that the result names it as
+ * `a`: the triangle pairs (sorted again) and closest points are swapped with it. The leaders' own result is returned as it is.
+ */
+function asPair(r: Omit<PairResult, 'kind'>, kind: ResultKind, repA: string, repB: string, a: string, b: string, swapped: boolean): PairResult {
+  if (a === repA && b === repB) return { ...r, kind };
+  const contained = r.containedPart === null ? null : r.containedPart === repA ? a : b;
+  if (!swapped) return { ...r, kind, a, b, containedPart: contained };
+  const t = r.trianglePairs, flipped = new Uint32Array(t.length);
+  for (let k = 0; k < t.length; k += 2) {
+    flipped[k] = t[k + 1];
+    flipped[k + 1] = t[k];
+  }
+  return {
+    ...r, kind, a: b, b: a, trianglePairs: sortPairs(flipped), containedPart: contained,
+    closestPointsMm: r.closestPointsMm === null ? null : [r.closestPointsMm[1], r.closestPointsMm[0]],
+  };
 }
 
 function emptyResult(a: string, b: string, kind: ResultKind, geometricKind: ResultKind | 'clear', toleranceMm: number, reason: string | null): PairResult {
@@ -483,3 +630,97 @@ function containment(A: Prepared, B: Prepared, isClosed: (p: Prepared) => boolea
 }
 
 export type { TriangleMesh };
+
+// ---- Coincident copies -------------------------------------------------------------------------
+
+/** 32-bit words of a typed array's bytes (an array of 4- or 8-byte elements). */
+function words(a: Float64Array | Uint32Array | Float32Array): Uint32Array {
+  return new Uint32Array(a.buffer, a.byteOffset, a.byteLength / 4);
+}
+
+function fnv(h: number, w: Uint32Array): number {
+  for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w[i], 16777619);
+  return h >>> 0;
+}
+
+function sameWords(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Ids of what a part's geometry is: equal for parts with bit-identical positions, indices and chordal errors. */
+class MeshClasses {
+  private readonly byObject = new Map<TriangleMesh, Map<Float32Array | null, number>>();
+  private readonly byHash = new Map<number, { readonly part: CheckPart; readonly id: number }[]>();
+  private next = 0;
+
+  of(part: CheckPart): number {
+    let inner = this.byObject.get(part.mesh);
+    if (!inner) this.byObject.set(part.mesh, (inner = new Map()));
+    const known = inner.get(part.chordErrorMm);
+    if (known !== undefined) return known;
+    const { positions, indices } = part.mesh, chord = part.chordErrorMm;
+    let h = fnv(fnv(2166136261, words(positions)), words(indices));
+    if (chord) h = fnv(h, words(chord));
+    let bucket = this.byHash.get(h);
+    if (!bucket) this.byHash.set(h, (bucket = []));
+    let id = bucket.find(({ part: o }) =>
+      sameWords(words(o.mesh.positions), words(positions)) && sameWords(o.mesh.indices, indices) &&
+      (o.chordErrorMm === null ? chord === null : chord !== null && sameWords(words(o.chordErrorMm), words(chord))))?.id;
+    if (id === undefined) {
+      id = this.next++;
+      bucket.push({ part, id });
+    }
+    inner.set(chord, id);
+    return id;
+  }
+}
+
+/**
+ * Groups of coincident copies (see the file comment): for each part the index of its group's
+ * first part, and the members (in part order) of every group of two or more.
+ */
+function coincidentGroups(prepared: readonly Prepared[]): { leader: Int32Array; members: Map<number, number[]> } {
+  const classes = new MeshClasses();
+  const firstOf = new Map<string, number>();
+  const leader = new Int32Array(prepared.length);
+  const members = new Map<number, number[]>();
+  for (let i = 0; i < prepared.length; i++) {
+    // The placement as readRigidTransform gives it, to the last bit (String keeps every bit of a
+    // double except the sign of zero, which does not move anything).
+    const key = `${classes.of(prepared[i].part)}:${prepared[i].m.join(',')}`;
+    const f = firstOf.get(key);
+    if (f === undefined) {
+      firstOf.set(key, i);
+      leader[i] = i;
+      continue;
+    }
+    leader[i] = f;
+    let g = members.get(f);
+    if (!g) members.set(f, (g = [f]));
+    g.push(i);
+  }
+  return { leader, members };
+}
+
+/**
+ * The first pair (lower index first) of a group's members that is in scope and not ignored, or
+ * null. Tries pairs from the members the scope allows on each side, so it stops after at most
+ * (ignored pairs + members + 1) tries unless every pair is ignored.
+ */
+function firstPairOf(
+  members: readonly number[], scope: 'all' | 'selection' | 'sets',
+  inA: (x: number) => boolean, inB: (x: number) => boolean, isIgnored: (x: number, y: number) => boolean,
+): [number, number] | null {
+  const left = scope === 'all' ? members : members.filter(inA);
+  const right = scope === 'sets' ? members.filter(inB) : members;
+  for (const x of left) {
+    for (const y of right) {
+      if (x === y) continue;
+      const lo = Math.min(x, y), hi = Math.max(x, y);
+      if (!isIgnored(lo, hi)) return [lo, hi];
+    }
+  }
+  return null;
+}

@@ -113,6 +113,12 @@ export interface PairResult {
   readonly separationRangeMm: readonly [number, number] | null;
   /** For undecided pairs, every kind the exact solids may have; else null. */
   readonly possibleKinds: readonly GeometryKind[] | null;
+  /**
+   * Set on the one result of a group of coincident copies (the same triangles at the same
+   * placement, check.ts): the ids of every part of the group, in part order. `a` and `b` are two
+   * of them, and the result stands for every pair among them.
+   */
+  readonly coincident?: readonly string[];
 }
 
 export interface CheckSummary {
@@ -141,7 +147,10 @@ export interface CheckResult {
   readonly summary: CheckSummary;
   /** One per unordered part pair that is not clear, in part order. */
   readonly results: readonly PairResult[];
-  /** Pairs whose bounds came within reach and were tested exactly. */
+  /**
+   * Pairs of parts whose bounds came within reach (each tested exactly, or as a copy of a
+   * coincident part whose pair was), with each group of coincident copies counted once.
+   */
   readonly candidatePairs: number;
   /**
    * Milliseconds per phase: the broad phase, the exact triangle pairs of every candidate pair

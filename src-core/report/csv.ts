@@ -17,7 +17,7 @@
  * decimals (1 nm, 1e-6 mm³), trailing zeros dropped. Empty field: not measured / not applicable
  * (an empty `resolution_mm`: meshes that are the geometry, decided as given).
  */
-import type { InterferenceReport, ReportResult } from './model.js';
+import { coincidentText, type InterferenceReport, type ReportResult } from './model.js';
 
 export const CSV_COLUMNS = [
   'a', 'a_name', 'b', 'b_name', 'kind', 'volume_mm3',
@@ -71,7 +71,8 @@ function row(r: ReportResult, names: ReadonlyMap<string, string>): string[] {
     csvNumber(r.depthMm),
     String(r.trianglePairs.length),
     csvNumber(r.toleranceMm),
-    csvText(r.reason ?? ''),
+    // (a coincident group says so where an ignored pair gives its reason; the JSON lists every part)
+    csvText(r.reason ?? (r.coincident !== undefined ? coincidentText(r.coincident, 10) : '')),
     csvNumber(r.resolutionMm),
     csvNumber(r.refinedDeflectionMm),
     csvNumber(r.separationRangeMm?.[0] ?? null),

@@ -10,7 +10,7 @@
  * that slipped through could not run a script or load anything.
  */
 import type { ResultKind } from '../check/types.js';
-import { KIND_ORDER, type InterferenceReport, type ReportResult } from './model.js';
+import { KIND_ORDER, coincidentText, type InterferenceReport, type ReportResult } from './model.js';
 
 export interface HtmlOptions {
   /** Heading of the page; default: the report's title, else its assembly name. */
@@ -396,13 +396,14 @@ function resultRow(r: ReportResult, names: ReadonlyMap<string, string>): string 
     ? `<div class="reason">geometry: ${escapeHtml(r.geometricKind)}</div>` : '';
   const undecided = r.kind === 'undecided' && r.possibleKinds !== null && r.separationRangeMm !== null
     ? `<div class="reason">${escapeHtml(r.possibleKinds.join(' or '))}: separation ${formatNumber(r.separationRangeMm[0])} … ${formatNumber(r.separationRangeMm[1])} mm</div>` : '';
+  const coincident = r.coincident !== undefined ? `<div class="reason">${escapeHtml(coincidentText(r.coincident, 10))}</div>` : '';
   const containedText = r.contained
     ? (r.containedPart !== null ? `yes: ${names.get(r.containedPart) || r.containedPart} inside` : 'yes')
     : 'no';
   const closest = r.closestPointsMm;
   return [
     '<tr>',
-    `<td data-v="${rank}">${badge(r.kind, KIND_LABEL[r.kind])}${reason}${geometric}${undecided}</td>`,
+    `<td data-v="${rank}">${badge(r.kind, KIND_LABEL[r.kind])}${reason}${geometric}${undecided}${coincident}</td>`,
     partCell(r.a, names),
     partCell(r.b, names),
     numCell(r.volumeMm3, withUnit(r.volumeMm3, 'mm³'), r.centroidMm !== null ? `centroid ${pointText(r.centroidMm)}` : undefined),

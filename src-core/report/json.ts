@@ -217,6 +217,13 @@ function trianglePairs(v: unknown, field: string): TrianglePair[] {
   return out;
 }
 
+/** The parts of a coincident group: two or more ids. */
+function coincident(v: unknown, field: string): string[] {
+  const ids = arr(v, field).map((id, i) => str(id, `${field}[${i}]`));
+  if (ids.length < 2) fail(field, `must list at least two parts, got ${ids.length}`);
+  return ids;
+}
+
 function result(v: unknown, field: string, defaultTolerance: number): ReportResult {
   const o = obj(v, field);
   const k = kind(o['kind'], `${field}.kind`);
@@ -260,6 +267,7 @@ function result(v: unknown, field: string, defaultTolerance: number): ReportResu
       });
     }, null),
     trianglePairs: trianglePairs(o['trianglePairs'], `${field}.trianglePairs`),
+    ...(o['coincident'] !== undefined ? { coincident: coincident(o['coincident'], `${field}.coincident`) } : {}),
   };
 }
 

@@ -8,8 +8,14 @@
  * exactly what formats.md says. Everything else is an added field (readers ignore unknown fields):
  * `title`, `generator`, `settings.touchToleranceAuto`, `summary.contained`, the per-result figures
  * a `PairResult` carries (`geometricKind`, `containedPart`, `distanceMm`, `closestPointsMm`,
- * `depthMm`, `toleranceMm`, `reason`), the `parts` list (always written: it maps the ids in
- * `results` to names, sources and bodies) and `warnings`.
+ * `depthMm`, `toleranceMm`, `reason`, and `coincident` on the one result of a group of coincident
+ * copies), the `parts` list (always written: it maps the ids in `results` to names, sources and
+ * bodies) and `warnings`.
+ *
+ * Coincident copies (parts with the same triangles at the same placement, check/check.ts) are
+ * one result: `a` and `b` are two of them, `coincident` lists every part of the group, and it
+ * stands for every pair among them; a warning says so in words. Their pairs with other parts are
+ * results of their own, one per pair, as for any part.
  *
  * Numbers keep full double precision here and in the JSON; only the human renderings round.
  */
@@ -82,6 +88,11 @@ export interface ReportResult {
   /** Added field: for undecided pairs, the kinds the exact solids may have. */
   readonly possibleKinds: readonly GeometryKind[] | null;
   readonly trianglePairs: readonly TrianglePair[];
+  /**
+   * Added field, only on the result of a group of coincident copies: every part of the group (a
+   * and b among them); the result stands for every pair among them.
+   */
+  readonly coincident?: readonly string[];
 }
 
 export interface ReportPart {
@@ -218,7 +229,14 @@ function resultOf(r: PairResult, index: number): ReportResult {
     separationRangeMm: r.separationRangeMm && r.separationRangeMm.every((x) => Number.isFinite(x)) ? [r.separationRangeMm[0], r.separationRangeMm[1]] : null,
     possibleKinds: r.possibleKinds ? [...r.possibleKinds] : null,
     trianglePairs: pairsOf(r.trianglePairs, `${field}.trianglePairs`),
+    ...(r.coincident !== undefined ? { coincident: [...r.coincident] } : {}),
   };
+}
+
+/** "12,000 coincident copies: p0, p1, p2, … p11999" (at most `shown` ids), for the human renderings. */
+export function coincidentText(ids: readonly string[], shown = 4): string {
+  const list = ids.length <= shown ? ids.join(', ') : `${ids.slice(0, shown - 1).join(', ')}, … ${ids[ids.length - 1]}`;
+  return `${ids.length.toLocaleString('en-US')} coincident copies (same triangles, same placement), one finding for every pair among them: ${list}`;
 }
 
 /** Counts of results by kind (the `summary` figures that follow from `results`). */
@@ -252,8 +270,9 @@ export function countResults(results: readonly (Pick<ReportResult, 'kind' | 'con
 
 /**
  * Checks what every report must satisfy beyond field types: part ids unique, every result naming
- * two different listed parts (when a parts list is given), each unordered pair at most once, and
- * the summary counts equal to the results'. Throws ReportError.
+ * two different listed parts (when a parts list is given), each unordered pair at most once, a
+ * coincident group listing distinct (listed) parts with a and b among them, and the summary counts
+ * equal to the results'. Throws ReportError.
  */
 export function checkReportConsistency(report: Pick<InterferenceReport, 'summary' | 'results' | 'parts'>): void {
   const ids = new Set<string>();
@@ -272,6 +291,16 @@ export function checkReportConsistency(report: Pick<InterferenceReport, 'summary
     const key = r.a < r.b ? JSON.stringify([r.a, r.b]) : JSON.stringify([r.b, r.a]);
     if (seen.has(key)) throw new ReportError(`repeats the pair "${r.a}"/"${r.b}"`, field);
     seen.add(key);
+    if (r.coincident !== undefined) {
+      const group = new Set(r.coincident);
+      if (group.size !== r.coincident.length) throw new ReportError('lists a part twice', `${field}.coincident`);
+      if (!group.has(r.a) || !group.has(r.b)) throw new ReportError(`does not list the result's parts "${r.a}" and "${r.b}"`, `${field}.coincident`);
+      if (ids.size > 0) {
+        r.coincident.forEach((id, k) => {
+          if (!ids.has(id)) throw new ReportError(`names part "${id}", which is not in parts`, `${field}.coincident[${k}]`);
+        });
+      }
+    }
   });
   const counts = countResults(report.results);
   for (const key of ['interferences', 'contacts', 'clearanceViolations', 'ignored', 'undecided'] as const) {

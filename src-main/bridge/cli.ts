@@ -7,10 +7,10 @@
  * folder (the browser has no file dialogs).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
+import { DataFolderError, defaultDataFolder, ensurePrivateFolder } from '../services/dataFolder.js';
 import { HostService } from '../services/host.js';
 import { startBridge } from './server.js';
 
@@ -34,11 +34,6 @@ function packageRoot(): string {
     }
     if (path.dirname(dir) === dir) return process.cwd();
   }
-}
-
-function userDataDir(): string {
-  const xdg = process.env.XDG_DATA_HOME;
-  return path.join(xdg && path.isAbsolute(xdg) ? xdg : os.tmpdir(), 'interfere');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -80,10 +75,19 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`dev:web: ${staticDir} has no index.html: build the renderer first; the host API is served regardless\n`);
   }
 
+  // Tree cache, recent files and recovery records: a private per-user folder (services/dataFolder.ts).
+  let userDataDir: string;
+  try {
+    userDataDir = await ensurePrivateFolder(defaultDataFolder());
+  } catch (e) {
+    if (!(e instanceof DataFolderError)) throw e;
+    process.stderr.write(`dev:web: the data folder ${e.message}\n`);
+    return 2;
+  }
   const service = new HostService({
     host: 'bridge',
     dialogs: null,
-    userDataDir: userDataDir(),
+    userDataDir,
     startupFile: file,
     allowedFolders: [path.dirname(file), samples, ...(values.allow ?? []).map((d) => path.resolve(d))],
     log: (m) => process.stderr.write(`${m}\n`),

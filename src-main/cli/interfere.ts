@@ -305,6 +305,7 @@ function summaryTable(result: CheckFileResult): string {
         : x.kind === 'undecided' && x.separationRangeMm ? `${x.separationRangeMm[0].toFixed(4)}…${x.separationRangeMm[1].toFixed(4)}`
           : `±${x.resolutionMm.toFixed(4)}${x.refinedDeflectionMm !== null ? ` (refined to ${x.refinedDeflectionMm})` : ''}`,
     ]);
+    // (a loop, not Math.max(...rows): a spread of every row overflows the stack for large results)
     const widths = header.map((h, i) => body.reduce((w, row) => Math.max(w, row[i].length), h.length));
     const line = (cells: string[]): string => '  ' + cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
     lines.push(line(header));

@@ -237,7 +237,7 @@ function startApp(): void {
 
     const sample = path.join(app.getAppPath(), BUNDLED_SAMPLE);
     const startupFile = launchFiles[0] ?? pending.shift() ?? (existsSync(sample) ? sample : null);
-    pending.push(...launchFiles.slice(1));
+    for (const f of launchFiles.slice(1)) pending.push(f);
     const hostService = new HostService({
       host: 'electron',
       dialogs: createHostDialogs(dialog, () => win),

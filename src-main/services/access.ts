@@ -9,7 +9,9 @@
  *  - is in the recent-files list,
  *  - or lies inside one of the allowed folders (the bridge's roots, a folder chosen in a dialog).
  * Writing is allowed for a file chosen in a save dialog, inside an allowed folder, or (the
- * caller's decision) the document's own file.
+ * caller's decision) the document's own file — one the user opened or saved in this run. A
+ * document recovered from a recovery record gets no such leave: the record is a file on disk,
+ * and the path it names is written only where these rules allow it.
  *
  * Paths are compared in canonical form: `path.resolve`, then `realpath` where the file exists
  * (else realpath of its folder plus the name), so neither `..` nor a symbolic link leads out of

@@ -62,7 +62,7 @@ import { decodeText, ImportError, type ImportedBody } from '../../src-core/io/ty
 import { createMesh, MeshError, type TriangleMesh } from '../../src-core/geometry/mesh.js';
 import { edgeReport } from '../../src-core/geometry/meshProps.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
-import { runCheck, CheckAbortedError } from '../../src-core/check/check.js';
+import { runCheck, CheckAbortedError, CheckLimitError } from '../../src-core/check/check.js';
 import { refineCheck } from '../../src-core/check/refine.js';
 import { createHostRefiner, type HostRefiner, type RefinerSource } from './refiner.js';
 import type { CheckPart, CheckProgress, CheckResult, CheckSettings } from '../../src-core/check/types.js';
@@ -241,6 +241,7 @@ export function toHostError(e: unknown, filePath?: string | null): HostError {
     if (e.code === 'disposed') return { code: 'disposed', message: naming(filePath, 'the host is shutting down'), path: filePath ?? null };
     return { code: 'tree-build-failed', message: naming(filePath, e.message), path: filePath ?? null };
   }
+  if (e instanceof CheckLimitError) return { code: 'too-many-pairs', message: naming(filePath, e.message), path: filePath ?? null };
   if (e instanceof ReportError) return { code: 'report-failed', message: naming(filePath, `the report cannot be made: ${e.message}`), path: filePath ?? null };
   if (e instanceof Error && e.name === 'AbortError') return { code: 'cancelled', message: naming(filePath, e.message), path: filePath ?? null };
   return { code: 'internal', message: naming(filePath, errorText(e)), path: filePath ?? null };
@@ -457,6 +458,11 @@ export class HostService implements HostServiceApi {
   private readonly atomicFs: AtomicFs | undefined;
   /** Recovery files being recovered now (a second request for one is refused). */
   private readonly recovering = new Set<string>();
+  /**
+   * Recovered documents whose file comes from their recovery record, until saved: the record's
+   * path grants no writing — saving there needs the access policy's leave, as any other target.
+   */
+  private readonly pathFromRecovery = new WeakSet<DocState>();
   /** Files (canonical) that failed to open, with why: nothing is written over them unasked. */
   private readonly unopenable = new Map<string, string>();
 
@@ -818,6 +824,7 @@ export class HostService implements HostServiceApi {
       }, path.basename(label), job, progress);
       if (record.originalPath !== null) this.policy.grant(record.originalPath, 'read');
       for (const s of assembly.doc.sources) this.policy.grant(path.resolve(folder, s.path), 'read');
+      this.pathFromRecovery.add(d);
       this.docs.set(d.id, d);
       return d;
     } catch (e) {
@@ -1365,7 +1372,10 @@ export class HostService implements HostServiceApi {
         let chosen = false;
         if (requested !== undefined) {
           target = requested;
-        } else if (d.kind === 'assembly' && !saveAs && d.path !== null) {
+        } else if (d.kind === 'assembly' && !saveAs && d.path !== null &&
+          // A recovered document's file is saved over only where the policy allows writing; else
+          // the save dialog asks (a host without dialogs refuses below).
+          !(this.pathFromRecovery.has(d) && this.dialogs !== null && !(await this.policy.check(d.path, 'write')).ok)) {
           target = d.path;
         } else {
           const suggestion = d.path !== null ? path.join(path.dirname(d.path), `${stemOf(d.path)}${ASSEMBLY_EXTENSION}`) : `${slugify(d.doc.name) || 'assembly'}${ASSEMBLY_EXTENSION}`;
@@ -1381,7 +1391,7 @@ export class HostService implements HostServiceApi {
         const canonical = await canonicalPath(target);
         const own = d.path !== null && d.kind === 'assembly' && canonical === (await canonicalPath(d.path));
         if (chosen) this.policy.grant(target, 'write');
-        else if (!own) await this.allowed(target, 'write');
+        else if (!own || this.pathFromRecovery.has(d)) await this.allowed(target, 'write');
         if (overwrite !== true) {
           const problem = await this.overwriteProblem(d, target, canonical, own);
           if (problem !== null) {
@@ -1394,6 +1404,7 @@ export class HostService implements HostServiceApi {
         });
         d.doc = saved;
         d.path = target;
+        this.pathFromRecovery.delete(d);
         d.base = target;
         d.kind = 'assembly';
         d.absoluteSources.clear();

@@ -11,6 +11,11 @@
  * which sources are given by absolute path) and the fingerprint of its file when it was opened
  * or last saved (saving over that file later checks it has not changed meanwhile).
  *
+ * The folder is created with mode 0700 and must stay private (./dataFolder.ts): a folder owned by
+ * another user or writable by others is neither read nor written. A record is still only a
+ * claim: recovering it grants reading its document's file, never writing (./host.ts saves a
+ * recovered document under the same access policy as any other request).
+ *
  * The service removes a document's file when it is saved or closed. Files left behind by runs
  * that ended without doing so are the recoverable documents (`list`): those of the current
  * session and of processes still running (another instance of the app) are not listed.
@@ -22,6 +27,7 @@ import { parseAssembly, serializeAssembly } from '../../src-core/assembly/format
 import type { AssemblyDoc } from '../../src-core/assembly/model.js';
 import { decodeText } from '../../src-core/io/types.js';
 import { RecoveryIdSchema, type RecoverableDocument } from '../contract/host.js';
+import { privateFolderProblem } from './dataFolder.js';
 import { FileError, processAlive, readFileChecked, removeStaleTempFiles, writeFileAtomic } from './files.js';
 
 export const RECOVERY_FORMAT = 'interfere-recovery';
@@ -119,7 +125,9 @@ export class RecoveryStore {
   /** Writes a record atomically (the folder is made when missing). Throws FileError. */
   async save(record: RecoveryRecord): Promise<void> {
     const file = this.fileOf(record.recoveryId);
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const problem = await privateFolderProblem(this.dir);
+    if (problem !== null) throw new FileError(this.dir, problem, null);
     const content = {
       format: RECOVERY_FORMAT,
       version: RECOVERY_VERSION,
@@ -158,6 +166,8 @@ export class RecoveryStore {
    */
   async read(recoveryId: string): Promise<RecoveryRecord | null> {
     const file = this.fileOf(recoveryId);
+    const problem = await privateFolderProblem(this.dir);
+    if (problem !== null) throw new RecoveryError(this.dir, problem);
     let bytes: Uint8Array;
     try {
       bytes = await readFileChecked(file);
@@ -194,6 +204,11 @@ export class RecoveryStore {
    * left in place (never deleted unasked); temporary files of interrupted writes are removed.
    */
   async list(currentSession: string): Promise<RecoveryRecord[]> {
+    const problem = await privateFolderProblem(this.dir);
+    if (problem !== null) {
+      this.log(`recovery folder ${this.dir} is not used: it ${problem}`);
+      return [];
+    }
     let names: string[];
     try {
       names = await readdir(this.dir);

@@ -144,7 +144,8 @@ describe('recovery after the service was killed', () => {
     expect(child.child.pid !== undefined && alive(child.child.pid)).toBe(false);
     expect(existsSync(recordFile)).toBe(true);
 
-    const h = createTestHost({ userDataDir, allowedFolders: [] }, { treeCache: false, autosave: { debounceMs: 20, intervalMs: 1000 } });
+    // The document's folder is one this host may write (a recovery record grants no writing).
+    const h = createTestHost({ userDataDir, allowedFolders: [path.dirname(file)] }, { treeCache: false, autosave: { debounceMs: 20, intervalMs: 1000 } });
     try {
       const { documents } = await h.call('doc.recoverable', {});
       expect(documents).toEqual([{
@@ -266,7 +267,7 @@ describe('recovery of new and bare-file documents, and refusals', () => {
     const dir = path.join(userDataDir, 'recovery');
     writeFileSync(path.join(dir, 'garbage-1.json'), '{ this is not json');
 
-    const b = createTestHost({ userDataDir, allowedFolders: [] }, { treeCache: false, autosave: false });
+    const b = createTestHost({ userDataDir, allowedFolders: [work] }, { treeCache: false, autosave: false });
     try {
       const { documents } = await b.call('doc.recoverable', {});
       expect(documents).toHaveLength(1);
