@@ -114,6 +114,9 @@ export async function refineCheck(request: CheckRequest, first: CheckResult, ref
   const warnings = [...first.warnings];
   const stuck = new Set<string>(); // part ids that cannot be refined further (limits, failures)
   const budgetNoted = new Set<string>();
+  // Per source, its last read: deflection, and its triangles in all (estimated from the bodies
+  // built, scaled to the whole source by their share of its own tessellation).
+  const lastRead = new Map<string, { deflection: number; triangles: number }>();
 
   let round = 0;
   for (; round < limits.maxRounds; round++) {
@@ -144,17 +147,25 @@ export async function refineCheck(request: CheckRequest, first: CheckResult, ref
     }
     for (const [src, asked] of perSource) {
       const of = [...sides.values()].filter((s) => s.part.refine!.sourceKey === src);
-      let current = 0;
-      for (const x of of) current = Math.max(current, x.current);
-      const triangles = of.reduce((n, s) => n + s.part.mesh.triangleCount, 0);
       const original = of.reduce((n, s) => n + byId.get(s.part.id)!.mesh.triangleCount, 0);
       const budget = Math.min(limits.maxTrianglesPerSource, Math.max(limits.minTriangleBudget, limits.triangleGrowth * original));
+      const last = lastRead.get(src);
+      // The coarsest present deflection among the parts asked to refine.
+      let current = 0;
+      for (const s of of) if (want.has(s.part.id)) current = Math.max(current, s.current);
       let target = asked;
-      if (triangles * (current / target) > budget) {
-        const finest = (current * triangles) / budget;
-        let capped: number | undefined;
-        for (const x of LADDER) if (x >= finest * (1 - 1e-9)) capped = x;
-        target = Math.max(capped ?? Infinity, limits.minDeflectionMm);
+      if (last === undefined) {
+        // A file's own tessellation says little of how its triangles grow: the first read goes at
+        // most 16 times finer, and the next ones are predicted from what it gave.
+        target = Math.max(target, onLadder(current / 16, limits.minDeflectionMm));
+      } else {
+        // The whole source's triangles, scaled from the last read (∝ 1/deflection, as if doubly curved).
+        const predicted = (d: number): number => last.triangles * (last.deflection / d);
+        if (predicted(target) > budget) {
+          let capped: number | undefined;
+          for (const x of LADDER) if (x >= limits.minDeflectionMm && predicted(x) <= budget) capped = x;
+          target = capped ?? Infinity;
+        }
       }
       if (!(target < current * 0.75) || !Number.isFinite(target)) {
         perSource.delete(src);
@@ -194,6 +205,16 @@ export async function refineCheck(request: CheckRequest, first: CheckResult, ref
         warnings.push(`part '${id}' could not be refined: ${(e as Error).message}`);
       }
     }));
+    for (const [src, d] of perSource) {
+      let built = 0, before = 0, all = 0;
+      for (const s of sides.values()) {
+        if (s.part.refine!.sourceKey !== src) continue;
+        const own = byId.get(s.part.id)!.mesh.triangleCount;
+        all += own;
+        if (refinedParts.has(s.part.id)) { built += s.part.mesh.triangleCount; before += own; }
+      }
+      if (before > 0) lastRead.set(src, { deflection: d, triangles: built * (all / before) });
+    }
     if (refinedParts.size === 0) continue;
 
     // Check the round's pairs again on the parts as they now are.
