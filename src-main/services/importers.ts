@@ -3,7 +3,7 @@ import type { ImportFunction } from '../../src-core/assembly/resolve.js';
 import { resolveImportLimits, type ImportLimits } from '../../src-core/io/limits.js';
 import type { OcctProvider } from '../../src-core/io/occt.js';
 import { createDefaultRegistry } from '../../src-core/io/registry.js';
-import type { ImportOptions } from '../../src-core/io/types.js';
+import type { ImportError, ImportOptions } from '../../src-core/io/types.js';
 import { nodeOcctProvider } from './occtNode.js';
 import { sharedOcctWorkerProvider } from './occtWorker.js';
 
@@ -19,6 +19,12 @@ export interface ImporterOptions {
   readonly occt?: OcctProvider;
 }
 
+/**
+ * Whether an importer refuses a file from its size and first bytes alone, before it is read whole
+ * (ImporterRegistry.precheck under the importer's limits): the error, or null to read on.
+ */
+export type Precheck = (head: Uint8Array, size: number, fileName: string, options?: ImportOptions) => ImportError | null;
+
 /** Lets the event loop run (a macrotask): cancel requests and progress messages get through. */
 const yieldToHost = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -27,7 +33,7 @@ const yieldToHost = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * the given limits. Long STL parses yield to the event loop every few MB so that cancelling works.
  * Throws RangeError at once for an invalid limit.
  */
-export function createImporter(options: ImporterOptions = {}): ImportFunction {
+export function createImporter(options: ImporterOptions = {}): ImportFunction & { readonly limits: ImportLimits; readonly precheck: Precheck } {
   const limits = resolveImportLimits(options.limits);
   const occt = options.occt ?? (options.cad === 'in-thread' ? nodeOcctProvider : sharedOcctWorkerProvider());
   const registry = createDefaultRegistry({ occt });
@@ -37,6 +43,9 @@ export function createImporter(options: ImporterOptions = {}): ImportFunction {
       ...importOptions,
       limits: { ...limits, ...importOptions.limits },
     });
-  // The limits travel with the importer, so that an assembly's sources are held to them together.
-  return Object.assign(importFile, { limits });
+  const precheck: Precheck = (head, size, fileName, importOptions = {}) =>
+    registry.precheck(head, size, fileName, { ...importOptions, limits: { ...limits, ...importOptions.limits } });
+  // The limits travel with the importer, so that an assembly's sources are held to them together;
+  // the precheck, so that readers refuse what it can tell from a file's first bytes (documents.ts).
+  return Object.assign(importFile, { limits, precheck });
 }
