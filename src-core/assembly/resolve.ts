@@ -148,7 +148,9 @@ export async function resolveAssembly(
       bytes = await loader(source.path);
     } catch (err) {
       if (isAbort(err)) throw err;
-      throw new AssemblyError(fileName, `${describeSource(source)}: ${loadProblem(err)}`, `sources[${si}].path`, fieldLine(doc, `sources[${si}].path`), { cause: err });
+      // A loader may refuse a file for its content before reading it whole (an ImportError): that is the source's problem, not its path's.
+      const field = err instanceof ImportError ? `sources[${si}]` : `sources[${si}].path`;
+      throw new AssemblyError(fileName, `${describeSource(source)}: ${loadProblem(err)}`, field, fieldLine(doc, field), { cause: err });
     }
     checkAborted(signal, fileName);
     let result: ImportResult;

@@ -105,9 +105,10 @@ export class ImporterRegistry {
   /**
    * What can be told before a file is read whole, from its size and its first bytes (`head`, at
    * least 4 KB or the whole file): ImportError 'too-large' for a file beyond the size limit, or
-   * the error `import` would certainly give a file no importer claims from its first bytes and
-   * that cannot be an STL file either (stlHeadProblem): 'not-stl'/'count-mismatch'/'truncated'
-   * when it goes to the STL importer by its extension, 'unknown-format' when no importer's
+   * the error `import` would certainly give a file no other importer claims from its first bytes:
+   * a binary STL whose count is beyond the triangle limits ('too-large'), or a file that cannot
+   * be an STL file either (stlHeadProblem): 'not-stl'/'count-mismatch'/'truncated' when it goes
+   * to the STL importer by its extension, 'unknown-format' when no importer's
    * extension matches either. Null when the
    * whole file must be read to tell.
    */
@@ -118,8 +119,8 @@ export class ImporterRegistry {
     if (stl === undefined || head.length >= size) return null;
     if (head[0] === 0x2f && head[1] === 0x2a) return null; // a comment (STEP) may hide what follows
     if (this.list.some((i) => i !== stl && i.sniff(head) > 0)) return null;
-    const problem = stlHeadProblem(head, size, fileName);
-    if (problem === null) return null;
+    const problem = stlHeadProblem(head, size, fileName, limitsOf(options));
+    if (problem === null || problem.code === 'too-large') return problem;
     const ext = fileExtension(fileName);
     if (stl.extensions.includes(ext)) return problem;
     if (this.list.some((i) => i.extensions.includes(ext))) return null; // that importer explains

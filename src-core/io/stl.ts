@@ -189,11 +189,22 @@ export const stlImporter: Importer = {
  * of at least 84 bytes whose size does not fit its binary count (84 + 50·n) and whose first token
  * is not `solid` is neither binary nor ASCII STL, whatever follows: the same detection as
  * stlSteps, decided from the first 4 KB (at least) and the size. The message is notStlError's,
- * except that UTF-8 replacement characters are looked for in `head` only.
+ * except that UTF-8 replacement characters are looked for in `head` only. A binary STL whose
+ * count is beyond `limits` gets readBinary's 'too-large' error.
  */
-export function stlHeadProblem(head: Uint8Array, size: number, fileName: string): ImportError | null {
+export function stlHeadProblem(head: Uint8Array, size: number, fileName: string, limits: EffectiveLimits = limitsOf()): ImportError | null {
   if (head.length >= size || size < BINARY_PREFIX_BYTES || head.length < Math.min(size, TEXT_SNIFF_BYTES)) return null;
-  if (BINARY_PREFIX_BYTES + BINARY_TRIANGLE_BYTES * binaryStlCount(head) === size) return null;
+  const n = binaryStlCount(head);
+  if (BINARY_PREFIX_BYTES + BINARY_TRIANGLE_BYTES * n === size) {
+    // A binary STL: its count alone says whether it is within the triangle limits.
+    try {
+      checkBodyTriangles(n, fileName, limits, 'binary STL');
+    } catch (err) {
+      if (err instanceof ImportError) return err;
+      throw err;
+    }
+    return null;
+  }
   const p = firstContentByte(head);
   // Only a first token of `solid` makes ASCII possible; it must end inside the head to tell.
   if (p + KW_SOLID.length >= head.length || keywordAt(head, p, KW_SOLID)) return null;

@@ -1,14 +1,34 @@
 /** The importers a Node host offers: STL, and STEP/IGES/BREP through OpenCascade's wasm. */
 import type { ImportFunction } from '../../src-core/assembly/resolve.js';
-import { resolveImportLimits, type ImportLimits } from '../../src-core/io/limits.js';
+import os from 'node:os';
+import { memoryTriangleLimits, resolveImportLimits, type ImportLimits } from '../../src-core/io/limits.js';
 import type { OcctProvider } from '../../src-core/io/occt.js';
 import { createDefaultRegistry } from '../../src-core/io/registry.js';
 import type { ImportError, ImportOptions } from '../../src-core/io/types.js';
 import { nodeOcctProvider } from './occtNode.js';
 import { sharedOcctWorkerProvider } from './occtWorker.js';
 
+/**
+ * The memory a check on this machine may count on, bytes: the total memory, or the control
+ * group's limit when that is lower (a container). The total rather than what is free now, so
+ * that the same input is accepted or refused the same way from one run to the next.
+ */
+export function machineMemoryBytes(): number {
+  const total = os.totalmem();
+  const constrained = typeof process.constrainedMemory === 'function' ? process.constrainedMemory() : 0;
+  return constrained > 0 && constrained < total ? constrained : total;
+}
+
+/** The import limits of this machine: DEFAULT_IMPORT_LIMITS with the triangle limits its memory holds. */
+export function machineImportLimits(): ImportLimits {
+  return resolveImportLimits(memoryTriangleLimits(machineMemoryBytes()));
+}
+
 export interface ImporterOptions {
-  /** Limits over DEFAULT_IMPORT_LIMITS (src-core/io/limits.ts); an import's own options.limits win. */
+  /**
+   * Limits over machineImportLimits() (the defaults of src-core/io/limits.ts, triangles bounded by
+   * this machine's memory); an import's own options.limits win.
+   */
   readonly limits?: Partial<ImportLimits>;
   /**
    * Where OpenCascade runs: 'worker' (default) in a worker thread, bounded by limits.cadTimeoutMs
@@ -34,7 +54,8 @@ const yieldToHost = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * Throws RangeError at once for an invalid limit.
  */
 export function createImporter(options: ImporterOptions = {}): ImportFunction & { readonly limits: ImportLimits; readonly precheck: Precheck } {
-  const limits = resolveImportLimits(options.limits);
+  const given = Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined);
+  const limits = resolveImportLimits({ ...machineImportLimits(), ...Object.fromEntries(given) });
   const occt = options.occt ?? (options.cad === 'in-thread' ? nodeOcctProvider : sharedOcctWorkerProvider());
   const registry = createDefaultRegistry({ occt });
   const importFile = (bytes: Uint8Array, fileName: string, importOptions: ImportOptions = {}) =>
