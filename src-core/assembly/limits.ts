@@ -20,3 +20,14 @@ export const MAX_REASON_LENGTH = 2000;
 
 /** Largest saved assembly file read, bytes (256 MiB: far more than 100,000 parts take). */
 export const MAX_ASSEMBLY_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A body's name as a part name: as it is, or shortened to MAX_NAME_LENGTH characters ending in
+ * '…' (a file's own body names are not the assembly's to refuse; the caller warns).
+ */
+export function boundedName(name: string): string {
+  if (name.length <= MAX_NAME_LENGTH) return name;
+  let cut = name.slice(0, MAX_NAME_LENGTH - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
