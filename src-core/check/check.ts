@@ -28,6 +28,7 @@ import { readRigidTransform } from '../collide/transform.js';
 import { sweepAndPrune } from '../broadphase/sweepAndPrune.js';
 import { OverlapEngine, type ManifoldProvider } from './volume.js';
 import { crossingDepth } from './depth.js';
+import { precisionWarnings } from './precision.js';
 import { pairTolerance, pairToleranceBound, maxChordError, DEFAULT_TOUCH_TOLERANCE_MM } from './tolerance.js';
 import type { CheckPart, CheckProgress, CheckRequest, CheckResult, PairResult, ResultKind } from './types.js';
 
@@ -168,6 +169,7 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
   // Broad phase: bounds grown by half the reach on each side.
   const fixedTol = settings.touchToleranceMm;
   const maxTol = fixedTol ?? Math.max(DEFAULT_TOUCH_TOLERANCE_MM, ...prepared.map((p) => maxChordError(p.part)));
+  warnings.push(...precisionWarnings(prepared.map((p) => ({ id: p.part.id, bounds: p.bounds })), Math.max(fixedTol ?? 0, DEFAULT_TOUCH_TOLERANCE_MM)));
   const reach = Math.max(maxTol, settings.clearanceMm);
   const boxes = new Float64Array(6 * prepared.length);
   prepared.forEach((p, i) => {
