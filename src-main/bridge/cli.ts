@@ -123,8 +123,9 @@ setFlagsFromString('--liftoff-only');
 
 main(process.argv.slice(2)).then(
   (code) => {
-    // Exit explicitly: a thread still busy on a file (or a child) must not keep the process alive.
-    process.exit(code);
+    // Exit explicitly, once standard output is flushed: a thread still busy on a file (or a
+    // child) must not keep the process alive.
+    process.stdout.write('', () => process.exit(code));
   },
   (e: unknown) => {
     process.stderr.write(`dev:web: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
