@@ -14,6 +14,7 @@
  */
 import { RIGID_TOLERANCE, rigidError } from '../collide/transform.js';
 import type { LengthUnit } from '../io/types.js';
+import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PATH_LENGTH, MAX_REASON_LENGTH, boundedName } from './limits.js';
 import { ASSEMBLY_FORMAT, ASSEMBLY_VERSION, AssemblyError, DEFAULT_SETTINGS } from './model.js';
 import type { AssemblyDoc, AssemblySettings, IgnoreRule, PartDef, SourceDef } from './model.js';
 
@@ -457,6 +458,16 @@ class Validator {
     return id;
   }
 
+  /**
+   * Refuses a string longer than `max` characters (limits.ts: what the host and the renderer take).
+   * `what` names it ('the part id', "part 'nut': 'name'"); `key` is its member in `o`.
+   */
+  bounded(value: string, max: number, what: string, o: Record<string, unknown>, key: string, field: string): void {
+    if (value.length <= max) return;
+    const at = field === '' ? key : `${field}.${key}`;
+    this.fail(`${what} has ${value.length} characters, more than the ${max} allowed`, at, this.at(at, o, key));
+  }
+
   optionalString(o: Record<string, unknown>, key: string, field: string, label: string): string | undefined {
     if (!hasOwn(o, key)) return undefined;
     const v = o[key];
@@ -524,6 +535,7 @@ function validateRoot(root: unknown, v: Validator): AssemblyDoc {
   if (hasOwn(root, 'name')) {
     if (typeof root.name !== 'string') v.fail(`the assembly name must be a string, found ${describe(root.name)}`, 'name', v.at('name', root, 'name'));
     name = root.name;
+    v.bounded(name, MAX_NAME_LENGTH, 'the assembly name', root, 'name', '');
   }
   if (hasOwn(root, 'units') && root.units !== 'mm') {
     v.fail(
@@ -563,6 +575,7 @@ function validateSources(root: Record<string, unknown>, v: Validator, rootLine: 
     const line = v.at(field, list, i);
     if (!isObject(entry)) v.fail(`a source must be an object with 'id' and 'path', found ${describe(entry)}`, field, line);
     const id = v.id(entry, field, 'source');
+    v.bounded(id, MAX_ID_LENGTH, 'the source id', entry, 'id', field);
     if (firstLine.has(id)) {
       const first = firstLine.get(id);
       v.fail(`the source id '${id}' is used twice${first !== null ? ` (first at line ${first})` : ''}`, `${field}.id`, v.at(`${field}.id`, entry, 'id'));
@@ -573,6 +586,7 @@ function validateSources(root: Record<string, unknown>, v: Validator, rootLine: 
     const pathLine = v.at(`${field}.path`, entry, 'path');
     if (typeof path !== 'string') v.fail(`source '${id}': 'path' must be a string, found ${describe(path)}`, `${field}.path`, pathLine);
     if (path.trim() === '') v.fail(`source '${id}': 'path' is empty`, `${field}.path`, pathLine);
+    v.bounded(path, MAX_PATH_LENGTH, `source '${id}': 'path'`, entry, 'path', field);
     const out: Mutable<SourceDef> = { id, path };
     if (hasOwn(entry, 'units')) {
       const units = entry.units;
@@ -596,6 +610,7 @@ function validateParts(list: unknown, root: Record<string, unknown>, v: Validato
     const line = v.at(field, list, i);
     if (!isObject(entry)) v.fail(`a part must be an object with 'id' and 'source', found ${describe(entry)}`, field, line);
     const id = v.id(entry, field, 'part');
+    v.bounded(id, MAX_ID_LENGTH, 'the part id', entry, 'id', field);
     if (firstLine.has(id)) {
       const first = firstLine.get(id);
       v.fail(`the part id '${id}' is used twice${first !== null ? ` (first at line ${first})` : ''}`, `${field}.id`, v.at(`${field}.id`, entry, 'id'));
@@ -603,6 +618,7 @@ function validateParts(list: unknown, root: Record<string, unknown>, v: Validato
     firstLine.set(id, lineOf(entry, 'id'));
     const label = `part '${id}'`;
     const name = v.optionalString(entry, 'name', field, label);
+    if (name !== undefined) v.bounded(name, MAX_NAME_LENGTH, `${label}: 'name'`, entry, 'name', field);
 
     if (!hasOwn(entry, 'source')) v.fail(`${label} has no 'source'`, `${field}.source`, line);
     const source = entry.source;
@@ -693,6 +709,7 @@ function validateIgnore(list: unknown, root: Record<string, unknown>, v: Validat
       if (typeof id !== 'string') v.fail(`'${key}' must be a part id (a string), found ${describe(id)}`, `${field}.${key}`, idLine);
       const problem = idProblem(id);
       if (problem !== null) v.fail(`'${key}' is not a part id: it ${problem}`, `${field}.${key}`, idLine);
+      v.bounded(id, MAX_ID_LENGTH, `'${key}'`, entry, key, field);
       if (partIds !== null && !partIds.has(id)) {
         v.fail(`the ignore rule names part '${id}', which is not a part of this assembly`, `${field}.${key}`, idLine);
       }
@@ -702,6 +719,7 @@ function validateIgnore(list: unknown, root: Record<string, unknown>, v: Validat
     if (a === b) v.fail(`the ignore rule pairs part '${a}' with itself`, field, line);
     const out: Mutable<IgnoreRule> = { a, b };
     const reason = v.optionalString(entry, 'reason', field, `ignore rule ${a}/${b}`);
+    if (reason !== undefined) v.bounded(reason, MAX_REASON_LENGTH, `ignore rule ${a}/${b}: 'reason'`, entry, 'reason', field);
     if (reason !== undefined) out.reason = reason;
     const extra = extrasOf(entry, IGNORE_FIELDS);
     if (extra !== undefined) out.extra = extra;
@@ -861,12 +879,24 @@ export function slugify(name: string): string {
 export function assignPartIds(names: readonly string[], prefix: string | null = null, taken: Set<string> = new Set()): string[] {
   return names.map((name, index) => {
     const slug = slugify(name);
-    const base = `${prefix !== null && prefix !== '' ? `${prefix}-` : ''}${slug === '' ? 'body' : slug}-${index}`;
+    const base = boundedId(`${prefix !== null && prefix !== '' ? `${prefix}-` : ''}${slug === '' ? 'body' : slug}`, `-${index}`);
     let id = base;
     for (let k = 2; taken.has(id); k++) id = `${base}_${k}`;
     taken.add(id);
     return id;
   });
+}
+
+/**
+ * `stem + tail`, the stem shortened so that the id, with a `_k` suffix of up to 8 characters,
+ * stays within MAX_ID_LENGTH (a long body name must not make an id the host cannot send).
+ */
+function boundedId(stem: string, tail: string): string {
+  const room = MAX_ID_LENGTH - 8 - tail.length;
+  if (stem.length <= room) return stem + tail;
+  let cut = stem.slice(0, room);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1); // not half a character
+  return cut.replace(/-+$/, '') + tail;
 }
 
 /** The last segment of a path, by either separator. */
@@ -900,11 +930,11 @@ export function assemblyFromBodies(
   bodies: readonly { readonly name: string }[],
   options: FromBodiesOptions = {},
 ): AssemblyDoc {
-  const sourceId = options.sourceId ?? (slugify(stem(fileName)) || 'model');
+  const sourceId = options.sourceId ?? boundedId(slugify(stem(fileName)) || 'model', '');
   const source: Mutable<SourceDef> = { id: sourceId, path: baseName(fileName) };
   if (options.units !== undefined) source.units = options.units;
   const ids = assignPartIds(bodies.map((b) => b.name));
-  const parts = bodies.map((b, index): PartDef => (b.name !== '' ? { id: ids[index], name: b.name, source: sourceId, body: index } : { id: ids[index], source: sourceId, body: index }));
+  const parts = bodies.map((b, index): PartDef => (b.name !== '' ? { id: ids[index], name: boundedName(b.name), source: sourceId, body: index } : { id: ids[index], source: sourceId, body: index }));
   return {
     format: ASSEMBLY_FORMAT,
     version: ASSEMBLY_VERSION,

@@ -9,6 +9,7 @@ import { DEFAULT_IMPORT_LIMITS, assemblyTriangleProblem, type ImportLimits } fro
 import { ImportError, checkAborted } from '../io/types.js';
 import type { AbortSignalLike, ImportOptions, ImportResult, ImportedBody } from '../io/types.js';
 import { assignPartIds, fieldLine, parseAssembly, transformProblem } from './format.js';
+import { MAX_NAME_LENGTH, boundedName } from './limits.js';
 import { AssemblyError } from './model.js';
 import type { AssemblyDoc, SourceDef } from './model.js';
 
@@ -150,7 +151,9 @@ export async function resolveAssembly(
       bytes = await loader(source.path);
     } catch (err) {
       if (isAbort(err)) throw err;
-      throw new AssemblyError(fileName, `${describeSource(source)}: ${loadProblem(err)}`, `sources[${si}].path`, fieldLine(doc, `sources[${si}].path`), { cause: err });
+      // A loader may refuse a file for its content before reading it whole (an ImportError): that is the source's problem, not its path's.
+      const field = err instanceof ImportError ? `sources[${si}]` : `sources[${si}].path`;
+      throw new AssemblyError(fileName, `${describeSource(source)}: ${loadProblem(err)}`, field, fieldLine(doc, field), { cause: err });
     }
     checkAborted(signal, fileName);
     let result: ImportResult;
@@ -173,6 +176,9 @@ export async function resolveAssembly(
       throw new AssemblyError(fileName, `${tooMany} (reached at ${describeSource(source)})`, `sources[${si}]`, fieldLine(doc, `sources[${si}]`));
     }
     for (const w of result.warnings) warnings.push(`${describeSource(source)}: ${w}`);
+    result.bodies.forEach((b, i) => {
+      if (b.name !== boundedName(b.name)) warnings.push(`${describeSource(source)}: the name of body ${i} has ${b.name.length} characters; it is shown shortened to ${MAX_NAME_LENGTH}`);
+    });
     imported.set(source.id, result);
     onProgress?.(k + 1, needed.length, source.id);
   }
@@ -187,7 +193,7 @@ export async function resolveAssembly(
       bodies.forEach((body, bodyIndex) => {
         parts.push({
           id: ids[bodyIndex],
-          name: body.name !== '' ? body.name : ids[bodyIndex],
+          name: body.name !== '' ? boundedName(body.name) : ids[bodyIndex],
           sourceId: source.id,
           bodyIndex,
           body,
@@ -219,7 +225,7 @@ export async function resolveAssembly(
       const body = bodies[p.body];
       parts.push({
         id: p.id,
-        name: p.name !== undefined && p.name !== '' ? p.name : body.name !== '' ? body.name : p.id,
+        name: p.name !== undefined && p.name !== '' ? p.name : body.name !== '' ? boundedName(body.name) : p.id,
         sourceId: source.id,
         bodyIndex: p.body,
         body,

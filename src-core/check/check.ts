@@ -45,6 +45,7 @@ import { PairLimitError, sweepAndPrune } from '../broadphase/sweepAndPrune.js';
 import { groupDigits } from '../io/types.js';
 import { OverlapEngine, type ManifoldProvider } from './volume.js';
 import { crossingDepth } from './depth.js';
+import { precisionWarnings } from './precision.js';
 import { coincidentTessellations } from './coincident.js';
 import { DEFAULT_TOUCH_TOLERANCE_MM, hasChordError, maxChordError, pairBounds, pairResolutionBound } from './tolerance.js';
 import { decide, type KindBounds } from './resolution.js';
@@ -235,6 +236,7 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
     if (m > maxChord) maxChord = m;
   }
   const reach = Math.max(tol, settings.clearanceMm) + 2 * maxChord;
+  warnings.push(...precisionWarnings(prepared.map((p) => ({ id: p.part.id, bounds: p.bounds })), Math.max(tol, DEFAULT_TOUCH_TOLERANCE_MM)));
   const boxes = new Float64Array(6 * reps.length);
   reps.forEach((r, i) => {
     const p = prepared[r];

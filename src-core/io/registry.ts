@@ -7,10 +7,10 @@
  * the importer registered for its extension (if any) gets to read it and explain precisely what
  * is wrong (a truncated binary STL named `.stl`); otherwise the file is of an unknown format.
  */
-import { checkFileSize, limitsOf } from './limits.js';
+import { checkFileSize, fileSizeProblem, limitsOf } from './limits.js';
 import { createOcctImporters } from './occt.js';
 import type { OcctProvider } from './occt.js';
-import { stlImporter } from './stl.js';
+import { stlHeadProblem, stlImporter } from './stl.js';
 import { ImportError, checkAborted, describeKnownFormat, fileExtension, isBlankFile, plural, unitScale } from './types.js';
 import type { ImportOptions, ImportResult, Importer } from './types.js';
 
@@ -100,6 +100,31 @@ export class ImporterRegistry {
     }
     if (result.bodies.length === 0) throw new ImportError('no-bodies', fileName, `the ${importer.label} file holds no bodies`);
     return result;
+  }
+
+  /**
+   * What can be told before a file is read whole, from its size and its first bytes (`head`, at
+   * least 4 KB or the whole file): ImportError 'too-large' for a file beyond the size limit, or
+   * the error `import` would certainly give a file no other importer claims from its first bytes:
+   * a binary STL whose count is beyond the triangle limits ('too-large'), or a file that cannot
+   * be an STL file either (stlHeadProblem): 'not-stl'/'count-mismatch'/'truncated' when it goes
+   * to the STL importer by its extension, 'unknown-format' when no importer's
+   * extension matches either. Null when the
+   * whole file must be read to tell.
+   */
+  precheck(head: Uint8Array, size: number, fileName: string, options: ImportOptions = {}): ImportError | null {
+    const tooLarge = fileSizeProblem(size, limitsOf(options));
+    if (tooLarge !== null) return new ImportError('too-large', fileName, tooLarge);
+    const stl = this.list.find((i) => i.id === stlImporter.id);
+    if (stl === undefined || head.length >= size) return null;
+    if (head[0] === 0x2f && head[1] === 0x2a) return null; // a comment (STEP) may hide what follows
+    if (this.list.some((i) => i !== stl && i.sniff(head) > 0)) return null;
+    const problem = stlHeadProblem(head, size, fileName, limitsOf(options));
+    if (problem === null || problem.code === 'too-large') return problem;
+    const ext = fileExtension(fileName);
+    if (stl.extensions.includes(ext)) return problem;
+    if (this.list.some((i) => i.extensions.includes(ext))) return null; // that importer explains
+    return new ImportError('unknown-format', fileName, this.unknownFormatProblem(head));
   }
 
   private unknownFormatProblem(bytes: Uint8Array): string {

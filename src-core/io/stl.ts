@@ -183,8 +183,42 @@ export const stlImporter: Importer = {
   },
 };
 
-/** The error for a file that is neither a size-consistent binary STL nor ASCII STL text. */
-function notStlError(bytes: Uint8Array, fileName: string): ImportError {
+/**
+ * The error the importer certainly gives a file of `size` bytes that begins with `head`, told
+ * before the rest is read; null when only the whole file can tell (or `head` is all of it). A file
+ * of at least 84 bytes whose size does not fit its binary count (84 + 50·n) and whose first token
+ * is not `solid` is neither binary nor ASCII STL, whatever follows: the same detection as
+ * stlSteps, decided from the first 4 KB (at least) and the size. The message is notStlError's,
+ * except that UTF-8 replacement characters are looked for in `head` only. A binary STL whose
+ * count is beyond `limits` gets readBinary's 'too-large' error.
+ */
+export function stlHeadProblem(head: Uint8Array, size: number, fileName: string, limits: EffectiveLimits = limitsOf()): ImportError | null {
+  if (head.length >= size || size < BINARY_PREFIX_BYTES || head.length < Math.min(size, TEXT_SNIFF_BYTES)) return null;
+  const n = binaryStlCount(head);
+  if (BINARY_PREFIX_BYTES + BINARY_TRIANGLE_BYTES * n === size) {
+    // A binary STL: its count alone says whether it is within the triangle limits.
+    try {
+      checkBodyTriangles(n, fileName, limits, 'binary STL');
+    } catch (err) {
+      if (err instanceof ImportError) return err;
+      throw err;
+    }
+    return null;
+  }
+  const p = firstContentByte(head);
+  // Only a first token of `solid` makes ASCII possible; it must end inside the head to tell.
+  if (p + KW_SOLID.length >= head.length || keywordAt(head, p, KW_SOLID)) return null;
+  return notStlError(head, fileName, size);
+}
+
+/** Bytes looksLikeText looks at (its default). */
+const TEXT_SNIFF_BYTES = 4096;
+
+/**
+ * The error for a file that is neither a size-consistent binary STL nor ASCII STL text. `bytes`
+ * may be the first bytes of a file of `size` bytes (stlHeadProblem).
+ */
+function notStlError(bytes: Uint8Array, fileName: string, size = bytes.length): ImportError {
   const known = describeKnownFormat(bytes);
   if (known !== null) return new ImportError('not-stl', fileName, `not an STL file: it looks like ${known}`);
   if (looksLikeText(bytes)) {
@@ -194,7 +228,6 @@ function notStlError(bytes: Uint8Array, fileName: string): ImportError {
       "not an STL file: it is text but does not begin with 'solid' (ASCII STL), and its size does not fit a binary STL",
     );
   }
-  const size = bytes.length;
   if (size < BINARY_PREFIX_BYTES) {
     return new ImportError(
       'truncated',

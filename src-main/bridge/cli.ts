@@ -1,7 +1,8 @@
 /**
  * `npm run dev:web [FILE] [--port N] [--allow DIR]…`: serves the built renderer through the
  * loopback bridge, with FILE (default: the bundled AS1 sample) open at start. Prints one line,
- * `Interfere is running at http://127.0.0.1:PORT/?token=…`, and runs until SIGINT or SIGTERM.
+ * `Interfere is running at http://127.0.0.1:PORT/?token=…`, and runs until SIGINT or SIGTERM, then
+ * stops within a few seconds whatever is in flight.
  *
  * Files the page may open by path: those in FILE's folder, the samples folder and every --allow
  * folder (the browser has no file dialogs).
@@ -104,17 +105,31 @@ async function main(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  // Work in flight is cancelled and given SHUTDOWN_GRACE_MS to stop; a second signal, or work
+  // still running then, ends the process at once (recovery files are written as changes happen).
+  const now = (why: string): void => {
+    process.stderr.write(`dev:web: ${why}; exiting now\n`);
+    process.exit(1);
+  };
+  process.once('SIGINT', () => now('second signal'));
+  process.once('SIGTERM', () => now('second signal'));
+  setTimeout(() => now(`work still in flight ${SHUTDOWN_GRACE_MS / 1000} s after the signal`), SHUTDOWN_GRACE_MS).unref();
   await bridge.close();
   await service.dispose();
   return 0;
 }
+
+/** How long work in flight may take to stop after SIGINT or SIGTERM. */
+const SHUTDOWN_GRACE_MS = 3000;
 
 // As in the command line: baseline wasm code reads OpenCascade files faster in a fresh process.
 setFlagsFromString('--liftoff-only');
 
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    // Exit explicitly, once standard output is flushed: a thread still busy on a file (or a
+    // child) must not keep the process alive.
+    process.stdout.write('', () => process.exit(code));
   },
   (e: unknown) => {
     process.stderr.write(`dev:web: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

@@ -14,11 +14,16 @@ import { AssemblyError } from '../../src-core/assembly/model.js';
 import { ImportError } from '../../src-core/io/types.js';
 import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
 import { createTreeBuilder } from '../services/treeBuilder.js';
-import { createImporter } from '../services/importers.js';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../../src-core/io/limits.js';
+import { createImporter, machineImportLimits } from '../services/importers.js';
+import { BYTES_PER_TRIANGLE, type ImportLimits } from '../../src-core/io/limits.js';
 import { MAX_TRIANGLES } from '../../src-core/geometry/mesh.js';
 import { checkReportTemplate, planReports, ProtectedFiles, reportFormat, UsageError, type ReportFormat } from './reports.js';
 import { terminalJson, terminalText } from './terminal.js';
+import { availableParallelism } from 'node:os';
+
+/** The default import limits here (triangles bounded by the memory), and the cores --jobs is capped at. */
+const MACHINE_LIMITS = machineImportLimits();
+const CORES = availableParallelism();
 
 const HELP = `Usage: interfere check FILE... [options]
        interfere --help | --version
@@ -61,12 +66,14 @@ Options:
                       the assembly's setting, else 0 = off)
   --contact-is-interference
                       report contacts as interferences
-  --jobs N            processes that build trees in parallel (default: one per core; 1 builds
-                      in this process)
-  --max-triangles N   most triangles one body may have (default 50,000,000; one file, and the
-                      sources of one saved assembly together, may have 100,000,000 in all, or N
-                      when N is larger); larger inputs are refused with a message. At most
-                      1,073,741,823
+  --jobs N            processes that build trees in parallel (default and most: one per core,
+                      ${CORES} here; 1 builds in this process)
+  --max-triangles N   most triangles one body may have; one file, and the sources of one saved
+                      assembly together, may have as many in all as the default, or N when N is
+                      larger; larger inputs are refused with a message. At most 1,073,741,823.
+                      Default: what 3/4 of this machine's memory holds at ${BYTES_PER_TRIANGLE} bytes a
+                      triangle (import, trees and check), at most 50,000,000 per body and
+                      100,000,000 in all: ${MACHINE_LIMITS.maxTrianglesPerBody.toLocaleString('en-US')} and ${MACHINE_LIMITS.maxTrianglesPerAssembly.toLocaleString('en-US')} here
   --import-timeout SECONDS
                       longest time OpenCascade may spend reading one STEP, IGES or BREP file
                       (default 300); a file that takes longer is stopped and reported
@@ -142,7 +149,7 @@ function importLimits(maxTriangles: number | undefined, timeoutS: number | undef
   return {
     ...(maxTriangles !== undefined ? {
       maxTrianglesPerBody: maxTriangles,
-      maxTrianglesPerAssembly: Math.max(maxTriangles, DEFAULT_IMPORT_LIMITS.maxTrianglesPerAssembly),
+      maxTrianglesPerAssembly: Math.max(maxTriangles, MACHINE_LIMITS.maxTrianglesPerAssembly),
     } : {}),
     ...(timeoutS !== undefined ? { cadTimeoutMs: timeoutS * 1000 } : {}),
   };
@@ -357,6 +364,10 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const o = opts;
+  if (o.jobs !== undefined && o.jobs > CORES) {
+    process.stderr.write(`interfere: --jobs ${o.jobs} is more than the ${CORES} cores of this machine; using ${CORES}\n`);
+    o.jobs = CORES;
+  }
   let targets: string[] | null = null;
   try {
     if (o.report !== null) targets = planReports(o.report, o.files);

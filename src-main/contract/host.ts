@@ -15,14 +15,16 @@
  * structured-clones them; the bridge sends them as binary frames, see ./wire.ts).
  */
 import { z } from 'zod';
+import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PATH_LENGTH, MAX_REASON_LENGTH } from '../../src-core/assembly/limits.js';
 
 // ------------------------------------------------------------------------------------------------
 // Shapes
 
 const finite = z.number().finite();
-const id = z.string().min(1).max(256);
+/** Lengths: src-core/assembly/limits.ts, which the assembly reader holds to as well. */
+const id = z.string().min(1).max(MAX_ID_LENGTH);
 /** Paths and file names: bounded, no NUL. */
-const pathString = z.string().min(1).max(4096).refine((s) => !s.includes('\u0000'), 'a path may not contain NUL');
+const pathString = z.string().min(1).max(MAX_PATH_LENGTH).refine((s) => !s.includes('\u0000'), 'a path may not contain NUL');
 
 /** Row-major 4×4 rigid placement (last row 0 0 0 1). */
 export const TransformSchema = z.array(finite).length(16);
@@ -36,7 +38,7 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
-export const IgnoreRuleSchema = z.object({ a: id, b: id, reason: z.string().max(2000).optional() });
+export const IgnoreRuleSchema = z.object({ a: id, b: id, reason: z.string().max(MAX_REASON_LENGTH).optional() });
 export type IgnoreRule = z.infer<typeof IgnoreRuleSchema>;
 
 /** Status of a result across checks: first seen, seen again, gone, ignored by the user. */
@@ -45,10 +47,10 @@ export type ResultStatus = z.infer<typeof ResultStatusSchema>;
 
 export const PartInfoSchema = z.object({
   id,
-  name: z.string().max(1024),
+  name: z.string().max(MAX_NAME_LENGTH),
   sourceId: id,
   /** The source file as the document names it (relative to a saved assembly's folder). */
-  sourcePath: z.string().max(4096),
+  sourcePath: z.string().max(MAX_PATH_LENGTH),
   body: z.number().int().nonnegative(),
   /** Parts placing the same body share its geometry (and its tree). */
   bodyKey: z.string().max(4400),
@@ -64,7 +66,7 @@ export type PartInfo = z.infer<typeof PartInfoSchema>;
 
 export const DocumentInfoSchema = z.object({
   id,
-  name: z.string().max(1024),
+  name: z.string().max(MAX_NAME_LENGTH),
   /** The file the document was opened from or saved to; null for a new, unsaved document. */
   path: pathString.nullable(),
   kind: z.enum(['assembly', 'model', 'new']),
@@ -237,7 +239,7 @@ export const RecoveryIdSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]
 export const RecoverableDocumentSchema = z.object({
   recoveryId: RecoveryIdSchema,
   /** The document's name as it was shown. */
-  name: z.string().max(1024),
+  name: z.string().max(MAX_NAME_LENGTH),
   /** The file the document was opened from or last saved to; null for a new document never saved. */
   originalPath: pathString.nullable(),
   kind: z.enum(['assembly', 'model', 'new']),
@@ -277,7 +279,7 @@ export const REQUESTS = {
       transforms: z.record(id, TransformSchema).optional(),
       visible: z.record(id, z.boolean()).optional(),
       colors: z.record(id, z.string().regex(/^#[0-9a-fA-F]{6}$/).nullable()).optional(),
-      names: z.record(id, z.string().max(1024)).optional(),
+      names: z.record(id, z.string().max(MAX_NAME_LENGTH)).optional(),
       settings: SettingsSchema.partial().optional(),
       ignore: z.array(IgnoreRuleSchema).max(100_000).optional(),
       statuses: z.record(z.string().max(600), ResultStatusSchema).optional(),

@@ -10,10 +10,13 @@ import { assemblyFromBodies, ASSEMBLY_EXTENSION, parseAssembly, serializeAssembl
 import type { AssemblyDoc, SourceDef } from '../../src-core/assembly/model.js';
 import { resolveAssembly } from '../../src-core/assembly/resolve.js';
 import type { ImportFunction, ResolveProgress, ResolvedAssembly } from '../../src-core/assembly/resolve.js';
+import { MAX_ASSEMBLY_FILE_BYTES } from '../../src-core/assembly/limits.js';
+import { DEFAULT_IMPORT_LIMITS, fileSizeProblem, formatBytes } from '../../src-core/io/limits.js';
 import { createDefaultRegistry } from '../../src-core/io/registry.js';
-import { decodeText, hasUtf8Bom, isBlankByte } from '../../src-core/io/types.js';
+import { ImportError, decodeText, hasUtf8Bom, isBlankByte } from '../../src-core/io/types.js';
 import type { AbortSignalLike, ImportOptions, ImportResult, LengthUnit } from '../../src-core/io/types.js';
-import { readFileChecked, writeFileAtomic, type AtomicFs } from './files.js';
+import { FileError, readFileChecked, writeFileAtomic, type AtomicFs } from './files.js';
+import type { Precheck } from './importers.js';
 
 export interface OpenOptions {
   /** Imports one file's bytes; default: the default registry (STL; more formats as they register). */
@@ -40,12 +43,59 @@ export interface OpenedDocument {
 /** The default registry's import, for callers that have no importer of their own. */
 export function defaultImporter(): ImportFunction {
   const registry = createDefaultRegistry();
-  return (bytes, fileName, options) => registry.import(bytes, fileName, options);
+  const precheck: Precheck = (head, size, fileName, options) => registry.precheck(head, size, fileName, options);
+  return Object.assign((bytes: Uint8Array, fileName: string, options?: ImportOptions) => registry.import(bytes, fileName, options), { precheck });
 }
 
-/** A loader that reads source paths relative to `folder`; it rejects with FileError. */
-function loaderFor(folder: string): (relativePath: string) => Promise<Uint8Array> {
-  return (relativePath) => readFileChecked(path.resolve(folder, relativePath));
+/** The largest file the importer takes (its limits, else the default). */
+function maxFileBytesOf(importer: ImportFunction): number {
+  return importer.limits?.maxFileBytes ?? DEFAULT_IMPORT_LIMITS.maxFileBytes;
+}
+
+/**
+ * Why `importer` refuses a file of `size` bytes beginning with `head` before it is read whole:
+ * its own precheck (importers.ts) where it has one, else its size limit. Null to read on.
+ */
+function modelRefusal(importer: ImportFunction, head: Uint8Array, size: number, fileName: string): ImportError | null {
+  const precheck = (importer as { precheck?: Precheck }).precheck;
+  if (precheck !== undefined) return precheck(head, size, fileName);
+  const tooLarge = fileSizeProblem(size, { ...DEFAULT_IMPORT_LIMITS, maxFileBytes: maxFileBytesOf(importer) });
+  return tooLarge === null ? null : new ImportError('too-large', fileName, tooLarge);
+}
+
+/** AbortSignalLike is all OpenOptions promise; the reader checks a real AbortSignal. */
+function abortSignal(signal: AbortSignalLike | undefined): AbortSignal | undefined {
+  return signal instanceof AbortSignal ? signal : undefined;
+}
+
+/**
+ * Reads a CAD/STL file for `importer`: only a regular file, refused before reading when it is
+ * larger than the importer's size limit or when its first bytes already show it cannot be
+ * imported (ImportError naming `fileName`); else FileError. `fileName` is the name the importer
+ * will be given (the source path as written in an assembly).
+ */
+export function readModelFile(filePath: string, importer: ImportFunction, fileName = filePath, signal?: AbortSignalLike): Promise<Uint8Array> {
+  return readFileChecked(filePath, {
+    maxBytes: maxFileBytesOf(importer),
+    signal: abortSignal(signal),
+    beforeRead: (head, size) => {
+      // A saved assembly is the caller's to explain (import refuses one); only its size matters here.
+      const refused = isAssemblyFile(fileName, head)
+        ? modelRefusal(importer, new Uint8Array(0), size, fileName)
+        : modelRefusal(importer, head, size, fileName);
+      if (refused !== null) throw refused;
+    },
+  });
+}
+
+/** The refusal of a saved assembly larger than MAX_ASSEMBLY_FILE_BYTES. */
+function assemblyTooLarge(filePath: string, size: number): FileError {
+  return new FileError(filePath, `the saved assembly has ${formatBytes(size)}, more than the ${formatBytes(MAX_ASSEMBLY_FILE_BYTES)} a saved assembly may have`, 'EFBIG');
+}
+
+/** A loader that reads source paths relative to `folder` for `importer` (readModelFile); it rejects with FileError or ImportError. */
+export function sourceLoader(folder: string, importer: ImportFunction, signal?: AbortSignalLike): (relativePath: string) => Promise<Uint8Array> {
+  return (relativePath) => readModelFile(path.resolve(folder, relativePath), importer, relativePath, signal);
 }
 
 /**
@@ -54,13 +104,20 @@ function loaderFor(folder: string): (relativePath: string) => Promise<Uint8Array
  * ImportError 'aborted'.
  */
 export async function openAssemblyFile(filePath: string, options: OpenOptions = {}): Promise<ResolvedAssembly> {
-  const bytes = await readFileChecked(filePath);
+  const bytes = await readFileChecked(filePath, {
+    maxBytes: Infinity,
+    signal: abortSignal(options.signal),
+    beforeRead: (_head, size) => {
+      if (size > MAX_ASSEMBLY_FILE_BYTES) throw assemblyTooLarge(filePath, size);
+    },
+  });
   return openAssemblyBytes(filePath, bytes, options);
 }
 
 async function openAssemblyBytes(filePath: string, bytes: Uint8Array, options: OpenOptions): Promise<ResolvedAssembly> {
   const doc = parseAssembly(decodeText(bytes), filePath);
-  return resolveAssembly(doc, loaderFor(path.dirname(path.resolve(filePath))), options.importer ?? defaultImporter(), {
+  const importer = options.importer ?? defaultImporter();
+  return resolveAssembly(doc, sourceLoader(path.dirname(path.resolve(filePath)), importer, options.signal), importer, {
     fileName: filePath,
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
@@ -73,8 +130,9 @@ async function openAssemblyBytes(filePath: string, bytes: Uint8Array, options: O
  * (naming the file as given).
  */
 export async function openModelFile(filePath: string, options: OpenOptions = {}): Promise<ResolvedAssembly> {
-  const bytes = await readFileChecked(filePath);
-  return openModelBytes(filePath, bytes, options);
+  const importer = options.importer ?? defaultImporter();
+  const bytes = await readModelFile(filePath, importer, filePath, options.signal);
+  return openModelBytes(filePath, bytes, { ...options, importer });
 }
 
 async function openModelBytes(filePath: string, bytes: Uint8Array, options: OpenOptions): Promise<ResolvedAssembly> {
@@ -112,12 +170,28 @@ export function isAssemblyFile(fileName: string, bytes: Uint8Array): boolean {
 
 /** Opens a saved assembly or a bare CAD/STL file, deciding by name and content (isAssemblyFile). */
 export async function openAny(filePath: string, options: OpenOptions = {}): Promise<OpenedDocument> {
-  const bytes = await readFileChecked(filePath);
+  const importer = options.importer ?? defaultImporter();
+  // Decided from the first bytes, before the rest is read, so that each kind has its own bound.
+  let assembly = false;
+  const bytes = await readFileChecked(filePath, {
+    maxBytes: Math.max(maxFileBytesOf(importer), MAX_ASSEMBLY_FILE_BYTES),
+    signal: abortSignal(options.signal),
+    beforeRead: (head, size) => {
+      assembly = isAssemblyFile(filePath, head);
+      if (assembly) {
+        if (size > MAX_ASSEMBLY_FILE_BYTES) throw assemblyTooLarge(filePath, size);
+        return;
+      }
+      const refused = modelRefusal(importer, head, size, filePath);
+      if (refused !== null) throw refused;
+    },
+  });
   const absolute = path.resolve(filePath);
-  if (isAssemblyFile(filePath, bytes)) {
-    return { path: absolute, kind: 'assembly', assembly: await openAssemblyBytes(filePath, bytes, options), bytes };
+  const withImporter = { ...options, importer };
+  if (assembly) {
+    return { path: absolute, kind: 'assembly', assembly: await openAssemblyBytes(filePath, bytes, withImporter), bytes };
   }
-  return { path: absolute, kind: 'model', assembly: await openModelBytes(filePath, bytes, options), bytes };
+  return { path: absolute, kind: 'model', assembly: await openModelBytes(filePath, bytes, withImporter), bytes };
 }
 
 function isAbsoluteAnywhere(p: string): boolean {

@@ -9,8 +9,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 import path from 'node:path';
+import { DEFAULT_IMPORT_LIMITS, formatBytes } from '../../src-core/io/limits.js';
+import { groupDigits, plural } from '../../src-core/io/types.js';
 
 /** A file system failure with the path and the problem in words; `code` is Node's (ENOENT, …). */
 export class FileError extends Error {
@@ -60,13 +63,143 @@ function toFileError(filePath: string, err: unknown, writing: boolean): FileErro
   return new FileError(filePath, describeCode(code, err, writing), code, { cause: err });
 }
 
-/** Reads a whole file. Throws FileError ('file not found', 'permission denied', …) naming the path. */
-export async function readFileChecked(filePath: string): Promise<Uint8Array> {
+/**
+ * Most bytes readFileChecked reads when the caller names no limit: the default import limit
+ * (src-core/io/limits.ts), so that no file is ever read without a bound.
+ */
+export const DEFAULT_MAX_READ_BYTES = DEFAULT_IMPORT_LIMITS.maxFileBytes;
+
+/** Bytes handed to ReadOptions.beforeRead: enough for every format's signature and STL's count. */
+export const HEAD_BYTES = 64 * 1024;
+
+/** Bytes read per call: large enough to be fast, small enough that cancelling is prompt. */
+const READ_CHUNK_BYTES = 16 * 1024 * 1024;
+
+export interface ReadOptions {
+  /**
+   * Largest file accepted, bytes (default DEFAULT_MAX_READ_BYTES). A larger file is refused
+   * after its first bytes (beforeRead, which may refuse it in its own words first); no more than
+   * this is ever read, even from a file that grows.
+   */
+  readonly maxBytes?: number;
+  /**
+   * Called with the file's first bytes (up to HEAD_BYTES; the whole file when it is smaller) and
+   * its size before the rest is read; throwing refuses the file (the error is passed on as it is).
+   * This is where an importer refuses a file it can tell from its first bytes it cannot read.
+   */
+  readonly beforeRead?: (head: Uint8Array, size: number) => void;
+  /** Checked between chunks of 16 MiB; aborting rejects with an AbortError. */
+  readonly signal?: AbortSignal;
+}
+
+/** O_NONBLOCK where the platform has it: opening a FIFO then returns at once instead of waiting for a writer. */
+const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOCTTY ?? 0);
+
+/** What a non-regular file is, in words, for messages. */
+function fileKind(st: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a file, folder or device Interfere knows';
+}
+
+function notRegular(filePath: string, kind: string): FileError {
+  return new FileError(filePath, `this is not a regular file (${kind}); only regular files can be read`, 'ENOTREG');
+}
+
+function tooLargeToRead(filePath: string, size: number, maxBytes: number, grew: boolean): FileError {
+  const what = grew ? `the file grew to more than ${formatBytes(maxBytes)} while it was read` :
+    `the file has ${formatBytes(size)}${size >= 1024 ? ` (${groupDigits(size)} bytes)` : ''}, more than the ${formatBytes(maxBytes)} that can be read`;
+  return new FileError(filePath, what, 'EFBIG');
+}
+
+function abortError(): Error {
+  const e = new Error('reading was cancelled');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** Reads into `buffer` from `offset` until full or the end of the file; returns the bytes in it. */
+async function readInto(handle: nodeFs.FileHandle, buffer: Uint8Array, offset: number, signal: AbortSignal | undefined): Promise<number> {
+  let at = offset;
+  while (at < buffer.length) {
+    if (signal?.aborted) throw abortError();
+    const { bytesRead } = await handle.read(buffer, at, Math.min(READ_CHUNK_BYTES, buffer.length - at), at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  return at;
+}
+
+/**
+ * Reads a whole regular file, never more than `maxBytes` (see ReadOptions). The file is opened
+ * without blocking (a FIFO cannot hang the read), its type and size come from the open handle,
+ * and anything but a regular file is refused. Throws FileError naming the path ('file not
+ * found', 'permission denied', 'this is not a regular file (a FIFO (named pipe))', a file larger
+ * than the limit, …), or what `beforeRead` throws.
+ */
+export async function readFileChecked(filePath: string, options: ReadOptions = {}): Promise<Uint8Array> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
+  let handle: nodeFs.FileHandle;
   try {
-    const data = await nodeFs.readFile(filePath);
-    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    handle = await nodeFs.open(filePath, OPEN_FLAGS);
   } catch (err) {
+    // ENXIO: a socket (or a FIFO on a platform without O_NONBLOCK semantics); say which.
+    if (errnoCode(err) === 'ENXIO') {
+      const st = await nodeFs.stat(filePath).catch(() => null);
+      if (st !== null && !st.isFile()) throw notRegular(filePath, fileKind(st));
+    }
     throw toFileError(filePath, err, false);
+  }
+  let refusal: { error: unknown } | null = null;
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) throw new FileError(filePath, describeCode('EISDIR', null, false), 'EISDIR');
+    if (!st.isFile()) throw notRegular(filePath, fileKind(st));
+    const size = st.size;
+    const head = new Uint8Array(Math.min(size, HEAD_BYTES));
+    let length = await readInto(handle, head, 0, options.signal);
+    if (options.beforeRead !== undefined) {
+      try {
+        options.beforeRead(head.subarray(0, length), size);
+      } catch (err) {
+        refusal = { error: err };
+        throw err;
+      }
+    }
+    if (size > maxBytes) throw tooLargeToRead(filePath, size, maxBytes, false);
+    let buffer = head;
+    if (length === head.length && size > head.length) {
+      buffer = new Uint8Array(size);
+      buffer.set(head);
+      length = await readInto(handle, buffer, length, options.signal);
+    }
+    if (length < size) throw new FileError(filePath, `the file shrank while it was read (from ${plural(size, 'byte')} to ${plural(length, 'byte')})`, null);
+    // One byte more tells whether the file grew; a file that reports no size (Linux /proc) is read to its end.
+    const probe = new Uint8Array(1);
+    if ((await handle.read(probe, 0, 1, size)).bytesRead === 0) return buffer;
+    if (size > 0) throw new FileError(filePath, `the file grew while it was read (it had ${plural(size, 'byte')})`, null);
+    return await readUnsized(handle, filePath, maxBytes, options.signal);
+  } catch (err) {
+    if (refusal !== null || (err instanceof Error && err.name === 'AbortError')) throw err;
+    throw toFileError(filePath, err, false);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** Reads a regular file whose size is unknown (0 in its status) to its end, at most maxBytes. */
+async function readUnsized(handle: nodeFs.FileHandle, filePath: string, maxBytes: number, signal: AbortSignal | undefined): Promise<Uint8Array> {
+  let buffer = new Uint8Array(Math.min(HEAD_BYTES, maxBytes + 1));
+  let length = 0;
+  for (;;) {
+    length = await readInto(handle, buffer, length, signal);
+    if (length > maxBytes) throw tooLargeToRead(filePath, length, maxBytes, true);
+    if (length < buffer.length) return buffer.subarray(0, length);
+    const grown = new Uint8Array(Math.min(2 * buffer.length, maxBytes + 1));
+    grown.set(buffer);
+    buffer = grown;
   }
 }
 

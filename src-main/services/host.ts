@@ -43,7 +43,7 @@ import { AccessPolicy, canonicalPath, type AccessMode } from './access.js';
 import { RecentFiles } from './recent.js';
 import { TreePool, TreeBuildError, type TreePoolChildStatus, type TreePoolOptions } from './treePool.js';
 import { TreeCache } from './treeCache.js';
-import { openAny, isAssemblyFile, saveAssemblyFile } from './documents.js';
+import { openAny, isAssemblyFile, readModelFile, saveAssemblyFile, sourceLoader } from './documents.js';
 import { FileError, processAlive, readFileChecked, removeStaleTempFiles, writeFileAtomic, type AtomicFs } from './files.js';
 import { RecoveryError, RecoveryStore, recoverableOf, type FileFingerprint, type RecoveryRecord } from './recovery.js';
 import { checkFile, PartError, type TreeBuilder } from './checkService.js';
@@ -810,7 +810,7 @@ export class HostService implements HostServiceApi {
       const folder = path.dirname(record.base ?? path.join(this.recovery.dir, 'x'));
       const assembly = await resolveAssembly(
         record.assembly,
-        (p) => readFileChecked(path.resolve(folder, p)),
+        sourceLoader(folder, this.importer, job.controller.signal),
         this.importer,
         {
           fileName: label,
@@ -1617,7 +1617,7 @@ export class HostService implements HostServiceApi {
     const progress = this.progress(job.id, 'import');
     try {
       progress(`reading ${name}`, 0, 1);
-      const bytes = await readFileChecked(file);
+      const bytes = await readModelFile(file, this.importer, file, job.controller.signal);
       if (isAssemblyFile(file, bytes)) throw failure('not-a-model', `${file}: this is a saved assembly; open it instead of importing it`, file);
       const imported = await this.importer(bytes, file, { signal: job.controller.signal });
       if (imported.bodies.length === 0) throw failure('import-failed', `${file}: the file holds no bodies`, file);

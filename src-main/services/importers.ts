@@ -1,14 +1,34 @@
 /** The importers a Node host offers: STL, and STEP/IGES/BREP through OpenCascade's wasm. */
 import type { ImportFunction } from '../../src-core/assembly/resolve.js';
-import { resolveImportLimits, type ImportLimits } from '../../src-core/io/limits.js';
+import os from 'node:os';
+import { memoryTriangleLimits, resolveImportLimits, type ImportLimits } from '../../src-core/io/limits.js';
 import type { OcctProvider } from '../../src-core/io/occt.js';
 import { createDefaultRegistry } from '../../src-core/io/registry.js';
-import type { ImportOptions } from '../../src-core/io/types.js';
+import type { ImportError, ImportOptions } from '../../src-core/io/types.js';
 import { nodeOcctProvider } from './occtNode.js';
 import { sharedOcctWorkerProvider } from './occtWorker.js';
 
+/**
+ * The memory a check on this machine may count on, bytes: the total memory, or the control
+ * group's limit when that is lower (a container). The total rather than what is free now, so
+ * that the same input is accepted or refused the same way from one run to the next.
+ */
+export function machineMemoryBytes(): number {
+  const total = os.totalmem();
+  const constrained = typeof process.constrainedMemory === 'function' ? process.constrainedMemory() : 0;
+  return constrained > 0 && constrained < total ? constrained : total;
+}
+
+/** The import limits of this machine: DEFAULT_IMPORT_LIMITS with the triangle limits its memory holds. */
+export function machineImportLimits(): ImportLimits {
+  return resolveImportLimits(memoryTriangleLimits(machineMemoryBytes()));
+}
+
 export interface ImporterOptions {
-  /** Limits over DEFAULT_IMPORT_LIMITS (src-core/io/limits.ts); an import's own options.limits win. */
+  /**
+   * Limits over machineImportLimits() (the defaults of src-core/io/limits.ts, triangles bounded by
+   * this machine's memory); an import's own options.limits win.
+   */
   readonly limits?: Partial<ImportLimits>;
   /**
    * Where OpenCascade runs: 'worker' (default) in a worker thread, bounded by limits.cadTimeoutMs
@@ -19,6 +39,12 @@ export interface ImporterOptions {
   readonly occt?: OcctProvider;
 }
 
+/**
+ * Whether an importer refuses a file from its size and first bytes alone, before it is read whole
+ * (ImporterRegistry.precheck under the importer's limits): the error, or null to read on.
+ */
+export type Precheck = (head: Uint8Array, size: number, fileName: string, options?: ImportOptions) => ImportError | null;
+
 /** Lets the event loop run (a macrotask): cancel requests and progress messages get through. */
 const yieldToHost = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -27,8 +53,9 @@ const yieldToHost = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * the given limits. Long STL parses yield to the event loop every few MB so that cancelling works.
  * Throws RangeError at once for an invalid limit.
  */
-export function createImporter(options: ImporterOptions = {}): ImportFunction {
-  const limits = resolveImportLimits(options.limits);
+export function createImporter(options: ImporterOptions = {}): ImportFunction & { readonly limits: ImportLimits; readonly precheck: Precheck } {
+  const given = Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined);
+  const limits = resolveImportLimits({ ...machineImportLimits(), ...Object.fromEntries(given) });
   const occt = options.occt ?? (options.cad === 'in-thread' ? nodeOcctProvider : sharedOcctWorkerProvider());
   const registry = createDefaultRegistry({ occt });
   const importFile = (bytes: Uint8Array, fileName: string, importOptions: ImportOptions = {}) =>
@@ -37,6 +64,9 @@ export function createImporter(options: ImporterOptions = {}): ImportFunction {
       ...importOptions,
       limits: { ...limits, ...importOptions.limits },
     });
-  // The limits travel with the importer, so that an assembly's sources are held to them together.
-  return Object.assign(importFile, { limits });
+  const precheck: Precheck = (head, size, fileName, importOptions = {}) =>
+    registry.precheck(head, size, fileName, { ...importOptions, limits: { ...limits, ...importOptions.limits } });
+  // The limits travel with the importer, so that an assembly's sources are held to them together;
+  // the precheck, so that readers refuse what it can tell from a file's first bytes (documents.ts).
+  return Object.assign(importFile, { limits, precheck });
 }

@@ -33,7 +33,7 @@ describe('interfere check --max-triangles / --import-timeout', () => {
   it('documents both flags in --help', () => {
     const help = run(['--help']);
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/--max-triangles N\s+most triangles one body may have \(default 50,000,000;/);
+    expect(help.stdout).toMatch(/--max-triangles N\s+most triangles one body may have; one file, and the sources of one saved\n\s+assembly together/);
     expect(help.stdout).toMatch(/--import-timeout SECONDS\n\s+longest time OpenCascade may spend reading one STEP, IGES or BREP file\n\s+\(default 300\)/);
   }, 60_000);
 
