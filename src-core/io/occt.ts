@@ -36,6 +36,8 @@ import type { OcctMesh, OcctReader, OcctResult } from 'occt-import-js';
 import { checkBodyTriangles, checkFileSize, checkFileTriangles, limitsOf } from './limits.js';
 import type { EffectiveLimits, ImportLimits } from './limits.js';
 import { weld } from '../geometry/weld.js';
+import { missingBodyWarnings, PLAUSIBLE_UNIT_TEXT, stepCensus, unitLabel, unitSize, unitVerdict } from './stepCensus.js';
+import type { StepCensus } from './stepCensus.js';
 import {
   ImportError,
   checkAborted,
@@ -346,6 +348,102 @@ function checkIgesComplete(bytes: Uint8Array, fileName: string, warnings: string
   }
 }
 
+/**
+ * The parameters of an IGES Global section (columns 1–72 of its 'G' records), values of
+ * Hollerith strings unwrapped, others trimmed; [] when the file is not laid out in records.
+ */
+export function igesGlobalParameters(bytes: Uint8Array): string[] {
+  let text = '';
+  forEachIgesRecord(bytes, (start, end) => {
+    const letter = igesLetter(bytes, start, end);
+    if (letter === 'G') text += latin1(bytes, start, start + IGES_LETTER_COLUMN);
+    return letter === 'S' || letter === 'G' || letter === '';
+  });
+  if (text === '') return [];
+  let pos = 0;
+  let pd = ',';
+  let rd = ';';
+  const out: string[] = [];
+  const hollerith = (): string | null => {
+    const m = /^\s*(\d+)H/.exec(text.slice(pos, pos + 24));
+    if (m === null) return null;
+    const n = Number(m[1]);
+    const from = pos + m[0].length;
+    pos = from + n;
+    return text.slice(from, from + n);
+  };
+  // Parameters 1 and 2 name the delimiters themselves (default ',' and ';').
+  for (const k of [0, 1]) {
+    while (text[pos] === ' ') pos++;
+    if (text[pos] === pd || (k === 1 && text[pos] === rd)) {
+      out.push('');
+    } else {
+      const h = hollerith();
+      if (h === null || h.length !== 1) return out;
+      if (k === 0) pd = h;
+      else rd = h;
+      out.push(h);
+    }
+    while (text[pos] === ' ') pos++;
+    if (text[pos] === rd) return out;
+    if (text[pos] !== pd) return out;
+    pos++;
+  }
+  while (pos < text.length) {
+    const h = hollerith();
+    let value: string;
+    if (h !== null) {
+      value = h;
+    } else {
+      let e = pos;
+      while (e < text.length && text[e] !== pd && text[e] !== rd) e++;
+      value = text.slice(pos, e).trim();
+      pos = e;
+    }
+    out.push(value);
+    while (text[pos] === ' ') pos++;
+    if (text[pos] !== pd) break;
+    pos++;
+  }
+  return out;
+}
+
+/** IGES unit flags (Global parameter 14) and the unit names parameter 15 may give for them. */
+const IGES_UNITS: Readonly<Record<number, { readonly name: string; readonly plural?: string; readonly words: readonly string[] }>> = {
+  1: { name: 'inch', plural: 'inches', words: ['IN', 'INCH'] },
+  2: { name: 'millimetre', words: ['MM'] },
+  4: { name: 'foot', plural: 'feet', words: ['FT'] },
+  5: { name: 'mile', words: ['MI'] },
+  6: { name: 'metre', words: ['M'] },
+  7: { name: 'kilometre', words: ['KM'] },
+  8: { name: 'mil', words: ['MIL'] },
+  9: { name: 'micron', words: ['UM', 'MICRON'] },
+  10: { name: 'centimetre', words: ['CM'] },
+  11: { name: 'microinch', plural: 'microinches', words: ['UIN'] },
+};
+
+/**
+ * An IGES file states its unit twice, as a flag (Global parameter 14) and as a name (parameter
+ * 15). OpenCascade scales by the flag (by the name only for flag 3, "named by parameter 15"), so
+ * when the two disagree the file is read in the flag's unit: warned, naming both.
+ */
+function checkIgesUnit(bytes: Uint8Array, warnings: string[]): void {
+  const g = igesGlobalParameters(bytes);
+  if (g.length < 15) return;
+  const flagText = g[13];
+  const name = g[14].trim().toUpperCase();
+  const flag = Number(flagText);
+  if (flagText === '' || !Number.isInteger(flag) || flag === 3 || name === '') return;
+  const unit = IGES_UNITS[flag];
+  if (unit === undefined || unit.words.includes(name)) return;
+  const named = Object.values(IGES_UNITS).find((u) => u.words.includes(name));
+  warnings.push(
+    `the IGES Global section gives the unit twice and they disagree: unit flag (parameter 14) ${flag} (${unit.name}), ` +
+    `unit name (parameter 15) '${g[14].trim()}'${named !== undefined ? ` (${named.name})` : ''}; OpenCascade uses the flag, ` +
+    `so the file is read in ${unit.plural ?? `${unit.name}s`}`,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // BREP
 
@@ -436,6 +534,49 @@ function checkBrepComplete(bytes: Uint8Array, fileName: string): void {
       `the BREP file is truncated: it does not end with the reference to its root shape (last line '${lastLine}')`,
     );
   }
+}
+
+/**
+ * The STEP census (stepCensus.ts), and its verdict on the file's length units: a unit that is not
+ * a positive size (OpenCascade would mirror or collapse every solid measured in it) is an
+ * ImportError; one outside PLAUSIBLE_UNIT_MM, or one that cannot be evaluated, is a warning naming
+ * the products measured in it. Returns null when the DATA section cannot be followed.
+ */
+function takeStepCensus(bytes: Uint8Array, fileName: string, warnings: string[]): StepCensus | null {
+  let census: StepCensus | null;
+  try {
+    census = stepCensus(bytes);
+  } catch (err) {
+    warnings.push(`the file's solids could not be counted, so bodies OpenCascade drops would go unnoticed (${occtErrorText(err)})`);
+    return null;
+  }
+  if (census === null) return null;
+  for (const u of census.lengthUnits) {
+    const verdict = unitVerdict(u);
+    if (verdict === 'ok') continue;
+    const reps = [...census.unitOfRepresentation].filter(([, unit]) => unit === u.id).map(([rep]) => rep);
+    const products = [...new Set(census.products.filter((p) => p.representations.some((r) => reps.includes(r))).map((p) => `'${p.name}'`))];
+    const measured = products.length > 0
+      ? `the product${products.length === 1 ? '' : 's'} ${products.slice(0, 6).join(', ')}${products.length > 6 ? ', …' : ''}`
+      : reps.length > 0 ? `representation${reps.length === 1 ? '' : 's'} ${reps.slice(0, 6).map((r) => `#${r}`).join(', ')}${reps.length > 6 ? ', …' : ''}` +
+        ' (the placements of an assembly, or shapes without a product)'
+        : 'its representation context';
+    if (verdict === 'unusable' && !Number.isNaN(u.mm)) {
+      throw new ImportError(
+        'unreadable-cad',
+        fileName,
+        `the STEP file's ${unitLabel(u)} is ${unitSize(u)}: a length unit must be a positive size, and OpenCascade would ` +
+        `${u.mm === 0 ? 'collapse' : u.mm < 0 ? 'mirror' : 'lose'} every solid measured in it (${measured})`,
+      );
+    }
+    warnings.push(
+      Number.isNaN(u.mm)
+        ? `the STEP file's ${unitLabel(u)} has ${unitSize(u)}; the coordinates of ${measured} may be wrongly scaled`
+        : `the STEP file's ${unitLabel(u)} is ${unitSize(u)}, not a plausible CAD unit (${PLAUSIBLE_UNIT_TEXT}): ` +
+          `OpenCascade scales the coordinates of ${measured} by it, which can make bodies vanish from the mesh`,
+    );
+  }
+  return census;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -564,7 +705,11 @@ async function importOcct(
     throw new ImportError('unreadable-cad', fileName, `not ${article} ${spec.label} file: ${why}`);
   }
   const warnings: string[] = [];
-  if (spec.format === 'iges') checkIgesComplete(bytes, fileName, warnings);
+  if (spec.format === 'iges') {
+    checkIgesComplete(bytes, fileName, warnings);
+    checkIgesUnit(bytes, warnings);
+  }
+  const census = spec.format === 'step' ? takeStepCensus(bytes, fileName, warnings) : null;
   if (spec.format === 'brep') checkBrepComplete(bytes, fileName);
 
   let module: OcctModule | OcctRemoteModule;
@@ -630,6 +775,11 @@ async function importOcct(
   }
   if (spec.format === 'step' && !hasStepEnd(bytes)) {
     warnings.push(`the file does not end with '${STEP_END};'; it may be incomplete`);
+  }
+  if (census !== null) {
+    const names = meshes.map((m) => (typeof (m as { name?: unknown } | null)?.name === 'string' ? (m as { name: string }).name : ''));
+    const says = occtSays(output);
+    for (const w of missingBodyWarnings(census, names)) warnings.push(w + says);
   }
   const bodies = convertOcctMeshes(meshes, fileName, options, warnings);
   options.onProgress?.(1, 1);
@@ -716,8 +866,9 @@ export function convertOcctMeshes(
     throw new ImportError('no-triangles', fileName, `OpenCascade could not tessellate any of the ${plural(meshes.length, 'body')} in the file`);
   }
   if (emptyBodies.length > 0) {
+    const named = emptyBodies.map((b) => (bodies[b].name !== '' ? `${b} '${bodies[b].name}'` : String(b)));
     warnings.push(
-      `${plural(emptyBodies.length, 'body')} (${listSome(emptyBodies)}) could not be tessellated and ` +
+      `${emptyBodies.length === 1 ? '1 body' : `${groupDigits(emptyBodies.length)} bodies`} (${listSome(named)}) could not be tessellated and ` +
       `${emptyBodies.length === 1 ? 'has' : 'have'} no triangles`,
     );
   }
@@ -730,7 +881,7 @@ export function convertOcctMeshes(
   return bodies;
 }
 
-function listSome(xs: readonly number[]): string {
+function listSome(xs: readonly (number | string)[]): string {
   return xs.slice(0, 8).join(', ') + (xs.length > 8 ? ', …' : '');
 }
 
