@@ -579,6 +579,14 @@ function takeStepCensus(bytes: Uint8Array, fileName: string, warnings: string[])
   return census;
 }
 
+/** For an error after OpenCascade's read: the implausible length units the census found, '' when none. */
+function unitSuspicion(census: StepCensus | null): string {
+  const odd = census?.lengthUnits.filter((u) => unitVerdict(u) !== 'ok') ?? [];
+  if (odd.length === 0) return '';
+  const list = odd.slice(0, 3).map((u) => `${unitLabel(u)} is ${unitSize(u)}`).join(', ');
+  return `; the file's ${list}${odd.length > 3 ? ', …' : ''}, not a plausible CAD unit (${PLAUSIBLE_UNIT_TEXT}), which may be why`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Formats
 
@@ -732,7 +740,7 @@ async function importOcct(
       ({ result, output } = await module.read(spec.format, bytes, { fileName, label: spec.label, limits, warnings, ...(signal ? { signal } : {}) }));
     } catch (err) {
       if (err instanceof ImportError) throw err;
-      throw new ImportError('unreadable-cad', fileName, `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}`, { cause: err });
+      throw new ImportError('unreadable-cad', fileName, `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}${unitSuspicion(census)}`, { cause: err });
     }
   } else {
     module.takeOutput?.(); // drop what earlier calls printed
@@ -742,7 +750,7 @@ async function importOcct(
       throw new ImportError(
         'unreadable-cad',
         fileName,
-        `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}${occtSays(module.takeOutput?.() ?? [])}`,
+        `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}${occtSays(module.takeOutput?.() ?? [])}${unitSuspicion(census)}`,
         { cause: err },
       );
     }
@@ -756,7 +764,7 @@ async function importOcct(
       throw new ImportError('truncated', fileName, `the STEP file is truncated: it does not end with '${STEP_END};'${says}`);
     }
     const binary = textAtBothEnds(bytes) ? '' : '; the file contains binary data';
-    throw new ImportError('unreadable-cad', fileName, `OpenCascade could not read this ${spec.label} file${binary}${says}`);
+    throw new ImportError('unreadable-cad', fileName, `OpenCascade could not read this ${spec.label} file${binary}${says}${unitSuspicion(census)}`);
   }
   const meshes: unknown = result.meshes;
   if (!Array.isArray(meshes)) {
@@ -770,7 +778,7 @@ async function importOcct(
     throw new ImportError(
       'no-bodies',
       fileName,
-      `OpenCascade read the ${spec.label} file but found no solids or surfaces in it${hint}${occtSays(output)}`,
+      `OpenCascade read the ${spec.label} file but found no solids or surfaces in it${hint}${occtSays(output)}${unitSuspicion(census)}`,
     );
   }
   if (spec.format === 'step' && !hasStepEnd(bytes)) {
