@@ -408,6 +408,60 @@ export function igesGlobalParameters(bytes: Uint8Array): string[] {
   return out;
 }
 
+/** IGES entity types OpenCascade turns into a face (108 only in its bounded form 1), a shell or a solid. */
+const IGES_FACE_TYPES = new Set([108, 114, 118, 120, 122, 128, 140, 143, 144, 190, 192, 194, 196, 198, 510]);
+const IGES_BODY_TYPES = new Set([186, 514]);
+
+/** One independent IGES entity OpenCascade should mesh: its Directory Entry sequence number, type and label. */
+export interface IgesBodyEntity {
+  readonly de: number;
+  readonly type: number;
+  readonly label: string;
+}
+
+/**
+ * The entities of an IGES file that become bodies: every independent (subordinate switch 00)
+ * geometry entity (use flag 00) that is a surface, a face, a shell (514) or a solid (186).
+ * OpenCascade transfers each independent entity as one shape and makes one mesh of it, so it
+ * should give at least this many meshes. Entities this does not count (CSG primitives, subfigure
+ * instances, groups) only make it count fewer. Null when the file has no Directory Entry section.
+ */
+export function igesBodyEntities(bytes: Uint8Array): IgesBodyEntity[] | null {
+  const lines: string[] = [];
+  forEachIgesRecord(bytes, (start, end) => {
+    if (igesLetter(bytes, start, end) === 'D') lines.push(latin1(bytes, start, start + IGES_RECORD));
+    return true;
+  });
+  if (lines.length === 0) return null;
+  const out: IgesBodyEntity[] = [];
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const a = lines[i], b = lines[i + 1];
+    const type = Number(a.slice(0, 8));
+    const form = Number(b.slice(32, 40).trim() || '0');
+    const status = a.slice(64, 72).replace(/ /g, '0').padStart(8, '0');
+    if (!Number.isInteger(type) || status.slice(2, 4) !== '00' || status.slice(4, 6) !== '00') continue;
+    if (!(IGES_BODY_TYPES.has(type) || (IGES_FACE_TYPES.has(type) && (type !== 108 || form === 1)))) continue;
+    out.push({ de: Number(a.slice(73, 80)) || i + 1, type, label: b.slice(56, 64).trim() });
+  }
+  return out;
+}
+
+/**
+ * A warning when OpenCascade made fewer meshes than the IGES file has independent surfaces and
+ * solids (OpenCascade drops an entity it cannot translate without a word); null otherwise.
+ */
+function igesMissingBodies(entities: readonly IgesBodyEntity[], meshCount: number): string | null {
+  if (meshCount >= entities.length) return null;
+  const byType = new Map<number, number>();
+  for (const e of entities) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
+  const types = [...byType].sort((x, y) => x[0] - y[0]).map(([type, n]) => `type ${type} ×${n}`).join(', ');
+  const at = `DE ${listSome(entities.map((e) => e.de))}`;
+  const missing = entities.length - meshCount;
+  return `the file has ${groupDigits(entities.length)} independent surface or solid ${entities.length === 1 ? 'entity' : 'entities'} (${types}; ${at}) ` +
+    `but OpenCascade made ${meshCount === 1 ? '1 body' : `${groupDigits(meshCount)} bodies`} of them: ` +
+    `${missing === 1 ? '1 body' : `${groupDigits(missing)} bodies`} missing (which cannot be told: OpenCascade's bodies do not say which entity they come from)`;
+}
+
 /** IGES unit flags (Global parameter 14) and the unit names parameter 15 may give for them. */
 const IGES_UNITS: Readonly<Record<number, { readonly name: string; readonly plural?: string; readonly words: readonly string[] }>> = {
   1: { name: 'inch', plural: 'inches', words: ['IN', 'INCH'] },
@@ -718,6 +772,7 @@ async function importOcct(
     checkIgesUnit(bytes, warnings);
   }
   const census = spec.format === 'step' ? takeStepCensus(bytes, fileName, warnings) : null;
+  const igesEntities = spec.format === 'iges' ? igesBodyEntities(bytes) : null;
   if (spec.format === 'brep') checkBrepComplete(bytes, fileName);
 
   let module: OcctModule | OcctRemoteModule;
@@ -783,6 +838,10 @@ async function importOcct(
   }
   if (spec.format === 'step' && !hasStepEnd(bytes)) {
     warnings.push(`the file does not end with '${STEP_END};'; it may be incomplete`);
+  }
+  if (igesEntities !== null) {
+    const missing = igesMissingBodies(igesEntities, meshes.length);
+    if (missing !== null) warnings.push(missing + occtSays(output));
   }
   if (census !== null) {
     const names = meshes.map((m) => (typeof (m as { name?: unknown } | null)?.name === 'string' ? (m as { name: string }).name : ''));

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { igesGlobalParameters } from '../../../src-core/io/occt.js';
+import { igesBodyEntities, igesGlobalParameters } from '../../../src-core/io/occt.js';
 import { createDefaultRegistry } from '../../../src-core/io/registry.js';
 import { formatFactor, missingBodyWarnings, stepCensus, unitVerdict } from '../../../src-core/io/stepCensus.js';
 import type { StepCensus } from '../../../src-core/io/stepCensus.js';
@@ -105,6 +105,11 @@ describe('IGES Global section', () => {
     expect(g.slice(0, 3)).toEqual(['', '', 'Studio 5']);
     expect(g[13]).toBe('1');
     expect(g[14]).toBe('IN');
+  });
+
+  it('counts the independent surfaces of the sunglasses lens: nine B-spline surfaces, as OpenCascade meshes', () => {
+    const entities = igesBodyEntities(read('iges-sunglasses-lens/sunglasses_lens.igs'));
+    expect(entities?.map((e) => `${e.type}@${e.de}`)).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 17].map((de) => `128@${de}`));
   });
 });
 
