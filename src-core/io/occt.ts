@@ -31,6 +31,20 @@
  * cut, and a BREP cut off inside its shape section makes the WASM reader loop forever. Hence the
  * checks before (IGES Terminate record, BREP shape count and root line) and after (STEP end line,
  * mesh structure, finiteness) the call. Every failure is an ImportError naming the file.
+ *
+ * Bodies never go missing silently. occt drops, as a success and without a word, a STEP solid that
+ * refers to an entity the file does not define, a solid measured in an absurd unit, a root shape
+ * whose bounding box is void, and an IGES entity it cannot translate; an assembly that refers to
+ * bodies by index would then bind every later part to the next body. So the file is counted
+ * independently: for STEP, the solids its product tree places (stepCensus.ts), by product name;
+ * for IGES, its independent surface and solid entities (igesBodyEntities). When occt returns
+ * fewer meshes, a warning names what is missing (the product, its solid's entity number, and why
+ * when known: the entity it refers to that the file lacks, or its unit). A STEP length unit that
+ * is not a positive size (occt would mirror or collapse the solids) is an ImportError; one outside
+ * 1 nm to 10 km is a warning. An IGES file whose unit flag and unit name disagree is read in the
+ * flag's unit (as occt does), with a warning naming both. A BREP is not counted: occt reads its
+ * shape whole or not at all (the layout checks above stop a damaged one) and makes a mesh of every
+ * solid and shell in it, even one without triangles (then named in a warning below).
  */
 import type { OcctMesh, OcctReader, OcctResult } from 'occt-import-js';
 import { checkBodyTriangles, checkFileSize, checkFileTriangles, limitsOf } from './limits.js';
