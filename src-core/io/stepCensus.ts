@@ -33,16 +33,36 @@
 // ---------------------------------------------------------------------------------------------
 // Entity index
 
-/** Where each entity instance `#id = …;` of the DATA section is: body from after '=' to ';'. */
+/**
+ * Where each entity instance `#id = …;` of the DATA section is: per entity (in file order) its
+ * number, body start (after '=') and end (at the ';'), and its type name (an index into
+ * `typeNames`; '' for a complex instance `( A() B() )`). Typed arrays, so that a file of millions of
+ * entities costs tens of bytes per entity.
+ */
 interface EntityIndex {
   readonly bytes: Uint8Array;
-  readonly at: Map<number, number>;
-  /** Per entity (in file order): id, body start, body end (at the ';'). */
-  readonly ids: number[];
-  readonly starts: number[];
-  readonly ends: number[];
-  /** Per entity: the type name of a simple instance, '' for a complex one `( A() B() )`. */
-  readonly types: string[];
+  readonly count: number;
+  readonly ids: Float64Array;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+  readonly typeOf: Uint16Array;
+  readonly typeNames: readonly string[];
+  /** The position of entity #id, or -1 when the file does not define it. */
+  find(id: number): number;
+}
+
+/** The type of entities past the 65,534 distinct type names the index holds (only in damaged files). */
+const OVERFLOW = 1;
+const OVERFLOW_NAME = '(too many type names)';
+
+function typeAt(index: EntityIndex, i: number): string {
+  return index.typeNames[index.typeOf[i]];
+}
+
+function grow<T extends Float64Array | Uint32Array | Uint16Array>(a: T, make: (n: number) => T): T {
+  const out = make(a.length * 2);
+  out.set(a);
+  return out;
 }
 
 function isBlank(b: number): boolean {
@@ -98,13 +118,17 @@ function dataStart(bytes: Uint8Array): number {
 export function indexEntities(bytes: Uint8Array): EntityIndex | null {
   const start = dataStart(bytes);
   if (start < 0) return null;
-  const at = new Map<number, number>();
-  const ids: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const types: string[] = [];
-  const names = new Map<number, string>();
+  let capacity = Math.max(1024, Math.ceil(bytes.length / 48));
+  let ids = new Float64Array(capacity);
+  let starts = new Uint32Array(capacity);
+  let ends = new Uint32Array(capacity);
+  let typeOf = new Uint16Array(capacity);
+  const typeNames: string[] = ['', OVERFLOW_NAME];
+  const byHash = new Map<number, number>();
+  const byName = new Map<string, number>();
   const n = bytes.length;
+  let count = 0;
+  let maxId = 0;
   let p = start;
   for (;;) {
     p = skipSpace(bytes, p, n);
@@ -129,19 +153,54 @@ export function indexEntities(bytes: Uint8Array): EntityIndex | null {
     let t = body;
     let h = 0x811c9dc5;
     while (t < e && isIdentChar(bytes[t])) h = Math.imul(h ^ bytes[t++], 0x01000193);
-    let type = names.get(h);
-    if (type === undefined || !sameAscii(bytes, body, t, type)) {
-      type = latin1(bytes, body, t);
-      names.set(h, type);
+    let type = 0;
+    if (t > body) {
+      const known = byHash.get(h);
+      if (known !== undefined && sameAscii(bytes, body, t, typeNames[known])) {
+        type = known;
+      } else {
+        // A new name, or another name with the same hash (then looked up by name).
+        const name = latin1(bytes, body, t);
+        const named = byName.get(name);
+        if (named !== undefined) {
+          type = named;
+        } else if (typeNames.length < 0xffff) {
+          type = typeNames.length;
+          typeNames.push(name);
+          byName.set(name, type);
+          if (known === undefined) byHash.set(h, type);
+        } else {
+          type = OVERFLOW;
+        }
+      }
     }
-    at.set(id, ids.length);
-    ids.push(id);
-    starts.push(body);
-    ends.push(e);
-    types.push(type);
+    if (count === capacity) {
+      ids = grow(ids, (k) => new Float64Array(k));
+      starts = grow(starts, (k) => new Uint32Array(k));
+      ends = grow(ends, (k) => new Uint32Array(k));
+      typeOf = grow(typeOf, (k) => new Uint16Array(k));
+      capacity *= 2;
+    }
+    ids[count] = id;
+    starts[count] = body;
+    ends[count] = e;
+    typeOf[count] = type;
+    count++;
+    if (id > maxId) maxId = id;
     p = e + 1;
   }
-  return { bytes, at, ids, starts, ends, types };
+  // Entity numbers are usually dense: a table by number; else a map.
+  let find: (id: number) => number;
+  if (maxId <= 8 * count + 1024) {
+    const table = new Int32Array(maxId + 1).fill(-1);
+    for (let i = count - 1; i >= 0; i--) table[ids[i]] = i;
+    find = (id) => (id >= 0 && id <= maxId ? table[id] : -1);
+  } else {
+    const map = new Map<number, number>();
+    for (let i = count - 1; i >= 0; i--) map.set(ids[i], i);
+    find = (id) => map.get(id) ?? -1;
+  }
+  return { bytes, count, ids, starts, ends, typeOf, typeNames, find };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,14 +306,16 @@ class ParamReader {
 
 /** The records of entity #id, or null when the file does not define it. */
 function recordsOf(index: EntityIndex, id: number): StepRecord[] | null {
-  const i = index.at.get(id);
-  if (i === undefined) return null;
+  const i = index.find(id);
+  if (i < 0) return null;
   const { bytes } = index;
   const start = index.starts[i], end = index.ends[i];
   const r = new ParamReader(bytes, start, end);
-  if (index.types[i] !== '') {
-    r.p = start + index.types[i].length;
-    return [{ type: index.types[i], params: r.list() }];
+  const type = typeAt(index, i);
+  if (index.typeOf[i] === OVERFLOW) return null;
+  if (type !== '') {
+    r.p = start + type.length;
+    return [{ type, params: r.list() }];
   }
   // Complex: ( A(…) B(…) … )
   const out: StepRecord[] = [];
@@ -377,14 +438,15 @@ export interface StepCensus {
 export function stepCensus(bytes: Uint8Array): StepCensus | null {
   const index = indexEntities(bytes);
   if (index === null) return null;
-  const { types, ids } = index;
+  const { ids } = index;
 
   // Representation contexts and their length units (complex entities naming GLOBAL_UNIT_ASSIGNED_CONTEXT).
   const contextUnit = new Map<number, number>();
   const units = new Map<number, StepLengthUnit>();
-  for (let i = 0; i < ids.length; i++) {
-    if (types[i] !== '' && types[i] !== 'GLOBAL_UNIT_ASSIGNED_CONTEXT') continue;
-    if (types[i] === '' && !containsAscii(index.bytes, 'GLOBAL_UNIT_ASSIGNED_CONTEXT', index.starts[i], index.ends[i])) continue;
+  for (let i = 0; i < index.count; i++) {
+    const type = typeAt(index, i);
+    if (type !== '' && type !== 'GLOBAL_UNIT_ASSIGNED_CONTEXT') continue;
+    if (type === '' && !containsAscii(index.bytes, 'GLOBAL_UNIT_ASSIGNED_CONTEXT', index.starts[i], index.ends[i])) continue;
     const rs = recordsOf(index, ids[i]) ?? [];
     const g = rs.find((r) => r.type === 'GLOBAL_UNIT_ASSIGNED_CONTEXT');
     if (g === undefined) continue;
@@ -409,8 +471,8 @@ export function stepCensus(bytes: Uint8Array): StepCensus | null {
   const srr: [number, number][] = [];
   const nauo: [number, number][] = [];
   const pds: number[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    const t = types[i];
+  for (let i = 0; i < index.count; i++) {
+    const t = typeAt(index, i);
     if (t === '') continue;
     const id = ids[i];
     if (t.endsWith('SHAPE_REPRESENTATION')) {
@@ -468,9 +530,9 @@ export function stepCensus(bytes: Uint8Array): StepCensus | null {
   // Solids of a representation (through mapped items of representations no product owns).
   const solidsOfRep = (rep: number, out: { id: number; type: string }[], depth: number): void => {
     for (const item of repItems.get(rep) ?? []) {
-      const i = index.at.get(item);
-      if (i === undefined) continue;
-      const t = types[i];
+      const i = index.find(item);
+      if (i < 0) continue;
+      const t = typeAt(index, i);
       if (SOLID_TYPES.has(t)) out.push({ id: item, type: t });
       else if (t === SURFACE_MODEL) {
         const r = simple(index, item);
@@ -573,8 +635,8 @@ export function findUnresolvedReference(census: StepCensus, from: number, budget
   const stack = [from];
   while (stack.length > 0 && seen.size <= budget) {
     const id = stack.pop() as number;
-    const i = index.at.get(id);
-    if (i === undefined) continue;
+    const i = index.find(id);
+    if (i < 0) continue;
     const end = index.ends[i];
     let inString = false;
     for (let p = index.starts[i]; p < end; p++) {
@@ -586,7 +648,7 @@ export function findUnresolvedReference(census: StepCensus, from: number, budget
       while (q < end && bytes[q] >= 0x30 && bytes[q] <= 0x39) v = v * 10 + (bytes[q++] - 0x30);
       p = q - 1;
       if (seen.has(v)) continue;
-      if (!index.at.has(v)) return { missing: v, by: id };
+      if (index.find(v) < 0) return { missing: v, by: id };
       seen.add(v);
       stack.push(v);
     }
