@@ -441,23 +441,48 @@ export interface IgesBodyEntity {
  * instances, groups) only make it count fewer. Null when the file has no Directory Entry section.
  */
 export function igesBodyEntities(bytes: Uint8Array): IgesBodyEntity[] | null {
-  const lines: string[] = [];
+  /** The integer in bytes[at, at + width) (blanks around it), NaN when it is not one; blank is 0. */
+  const field = (at: number, width = 8): number => {
+    let v = 0;
+    let digits = 0;
+    for (let k = at; k < at + width; k++) {
+      const c = bytes[k];
+      if (c >= 0x30 && c <= 0x39) {
+        v = v * 10 + (c - 0x30);
+        digits++;
+      } else if (c !== 0x20 && !(c === 0x2d && digits === 0)) {
+        return NaN;
+      }
+    }
+    return v;
+  };
+  const out: IgesBodyEntity[] = [];
+  let first = -1; // start of the first line of the entry being read
+  let lines = 0;
   forEachIgesRecord(bytes, (start, end) => {
-    if (igesLetter(bytes, start, end) === 'D') lines.push(latin1(bytes, start, start + IGES_RECORD));
+    if (igesLetter(bytes, start, end) !== 'D') return true;
+    lines++;
+    if (first < 0) {
+      first = start;
+      return true;
+    }
+    const a = first, b = start;
+    first = -1;
+    if (end - b < IGES_LETTER_COLUMN) return true;
+    const type = field(a);
+    // Status number (columns 65–72): blank status, subordinate switch, use flag, hierarchy, two digits each.
+    const status = field(a + 64);
+    if (!Number.isInteger(type) || !Number.isInteger(status)) return true;
+    const subordinate = Math.floor(status / 10000) % 100;
+    const use = Math.floor(status / 100) % 100;
+    if (subordinate !== 0 || use !== 0) return true;
+    const form = field(b + 32);
+    if (!(IGES_BODY_TYPES.has(type) || (IGES_FACE_TYPES.has(type) && (type !== 108 || form === 1)))) return true;
+    const de = field(a + IGES_LETTER_COLUMN + 1, 7);
+    out.push({ de: Number.isInteger(de) && de > 0 ? de : lines - 1, type, label: latin1(bytes, b + 56, b + 64).trim() });
     return true;
   });
-  if (lines.length === 0) return null;
-  const out: IgesBodyEntity[] = [];
-  for (let i = 0; i + 1 < lines.length; i += 2) {
-    const a = lines[i], b = lines[i + 1];
-    const type = Number(a.slice(0, 8));
-    const form = Number(b.slice(32, 40).trim() || '0');
-    const status = a.slice(64, 72).replace(/ /g, '0').padStart(8, '0');
-    if (!Number.isInteger(type) || status.slice(2, 4) !== '00' || status.slice(4, 6) !== '00') continue;
-    if (!(IGES_BODY_TYPES.has(type) || (IGES_FACE_TYPES.has(type) && (type !== 108 || form === 1)))) continue;
-    out.push({ de: Number(a.slice(73, 80)) || i + 1, type, label: b.slice(56, 64).trim() });
-  }
-  return out;
+  return lines === 0 ? null : out;
 }
 
 /**
