@@ -25,7 +25,7 @@ export const ASSEMBLY_EXTENSION = '.assembly.json';
 export const SOURCE_UNITS: readonly LengthUnit[] = ['mm', 'cm', 'm', 'in'];
 
 const TOP_FIELDS = ['format', 'version', 'name', 'units', 'sources', 'parts', 'settings', 'ignore'] as const;
-const SOURCE_FIELDS = ['id', 'path', 'units'] as const;
+const SOURCE_FIELDS = ['id', 'path', 'units', 'bodyNames'] as const;
 const PART_FIELDS = ['id', 'name', 'source', 'body', 'transform', 'visible', 'color'] as const;
 const SETTINGS_FIELDS = ['touchToleranceMm', 'clearanceMm', 'contactIsInterference'] as const;
 const IGNORE_FIELDS = ['a', 'b', 'reason'] as const;
@@ -342,6 +342,25 @@ export function fieldLine(doc: AssemblyDoc, field: string): number | null {
   return docLines.get(doc)?.get(field) ?? null;
 }
 
+/**
+ * The document with `bodyNames` recorded for the sources named in `names` (source id → the names
+ * of its bodies in import order); the same document when nothing changes. Field lines carry over.
+ */
+export function withBodyNames(doc: AssemblyDoc, names: ReadonlyMap<string, readonly string[]>): AssemblyDoc {
+  let changed = false;
+  const sources = doc.sources.map((s) => {
+    const n = names.get(s.id);
+    if (n === undefined || (s.bodyNames !== undefined && s.bodyNames.length === n.length && s.bodyNames.every((x, i) => x === n[i]))) return s;
+    changed = true;
+    return { ...s, bodyNames: n.slice() };
+  });
+  if (!changed) return doc;
+  const out: AssemblyDoc = { ...doc, sources };
+  const lines = docLines.get(doc);
+  if (lines !== undefined) docLines.set(out, lines);
+  return out;
+}
+
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return v.length === 0 ? 'an empty array' : 'an array';
@@ -595,6 +614,18 @@ function validateSources(root: Record<string, unknown>, v: Validator, rootLine: 
       }
       out.units = units as LengthUnit;
     }
+    if (hasOwn(entry, 'bodyNames')) {
+      const names = entry.bodyNames;
+      const namesLine = v.at(`${field}.bodyNames`, entry, 'bodyNames');
+      if (!Array.isArray(names)) {
+        v.fail(`source '${id}': 'bodyNames' must be an array of the source's body names, found ${describe(names)}`, `${field}.bodyNames`, namesLine);
+      }
+      const bad = names.findIndex((n) => typeof n !== 'string');
+      if (bad >= 0) {
+        v.fail(`source '${id}': bodyNames[${bad}] must be a string (a body name, "" for none), found ${describe(names[bad])}`, `${field}.bodyNames[${bad}]`, lineOf(names, bad) ?? namesLine);
+      }
+      out.bodyNames = (names as string[]).slice();
+    }
     const extra = extrasOf(entry, SOURCE_FIELDS);
     if (extra !== undefined) out.extra = extra;
     return out;
@@ -816,6 +847,7 @@ export function serializeAssembly(doc: AssemblyDoc): string {
   top.push(['sources', renderArray(doc.sources.map((s, i) => {
     const m: Member[] = [['id', JSON.stringify(s.id)], ['path', JSON.stringify(s.path)]];
     if (s.units !== undefined) m.push(['units', JSON.stringify(s.units)]);
+    if (s.bodyNames !== undefined) m.push(['bodyNames', `[${s.bodyNames.map((n) => JSON.stringify(n)).join(', ')}]`]);
     pushExtras(m, s.extra, SOURCE_FIELDS, i3, `sources[${i}]`);
     return renderObject(m, i2);
   }), i1)]);

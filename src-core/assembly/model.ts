@@ -32,6 +32,14 @@ export interface SourceDef {
   readonly path: string;
   /** What an STL's numbers mean; CAD files carry their own units. */
   readonly units?: LengthUnit;
+  /**
+   * The names of the source's bodies in import order ('' for a body without one) when the
+   * assembly was last opened or saved; its length is the body count. Parts bind to bodies by
+   * index, so an assembly whose source now gives other bodies is refused (resolve.ts) instead of
+   * binding its parts to the wrong ones. Absent in older files: nothing is verified, and opening
+   * records it for the next save.
+   */
+  readonly bodyNames?: readonly string[];
   /** Fields of the entry this version does not interpret; kept on saving. */
   readonly extra?: Readonly<Record<string, unknown>>;
 }

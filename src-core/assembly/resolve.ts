@@ -8,7 +8,7 @@
 import { DEFAULT_IMPORT_LIMITS, assemblyTriangleProblem, type ImportLimits } from '../io/limits.js';
 import { ImportError, checkAborted } from '../io/types.js';
 import type { AbortSignalLike, ImportOptions, ImportResult, ImportedBody } from '../io/types.js';
-import { assignPartIds, fieldLine, parseAssembly, transformProblem } from './format.js';
+import { assignPartIds, fieldLine, parseAssembly, transformProblem, withBodyNames } from './format.js';
 import { MAX_NAME_LENGTH, boundedName } from './limits.js';
 import { AssemblyError } from './model.js';
 import type { AssemblyDoc, SourceDef } from './model.js';
@@ -139,6 +139,7 @@ export async function resolveAssembly(
   }
 
   const imported = new Map<string, ImportResult>();
+  const bodyNames = new Map<string, string[]>();
   const limits = importer.limits ?? DEFAULT_IMPORT_LIMITS;
   let triangles = 0;
   onProgress?.(0, needed.length, null);
@@ -175,6 +176,15 @@ export async function resolveAssembly(
     if (tooMany !== null) {
       throw new AssemblyError(fileName, `${tooMany} (reached at ${describeSource(source)})`, `sources[${si}]`, fieldLine(doc, `sources[${si}]`));
     }
+    const names = result.bodies.map((b) => b.name);
+    if (source.bodyNames !== undefined) {
+      const problem = bindingProblem(doc, source, source.bodyNames, names, result.warnings);
+      if (problem !== null) {
+        const field = `sources[${si}].bodyNames`;
+        throw new AssemblyError(fileName, problem, field, fieldLine(doc, field) ?? fieldLine(doc, `sources[${si}]`));
+      }
+    }
+    bodyNames.set(source.id, names);
     for (const w of result.warnings) warnings.push(`${describeSource(source)}: ${w}`);
     result.bodies.forEach((b, i) => {
       if (b.name !== boundedName(b.name)) warnings.push(`${describeSource(source)}: the name of body ${i} has ${b.name.length} characters; it is shown shortened to ${MAX_NAME_LENGTH}`);
@@ -237,7 +247,56 @@ export async function resolveAssembly(
   }
   const bodyCounts = new Map<string, number>();
   for (const [id, result] of imported) bodyCounts.set(id, result.bodies.length);
-  return { doc, parts, warnings, bodyCounts };
+  return { doc: withBodyNames(doc, bodyNames), parts, warnings, bodyCounts };
+}
+
+function quoteName(name: string): string {
+  return name === '' ? 'a body without a name' : `'${name}'`;
+}
+
+/**
+ * Why the bodies a source gives now do not match those it gave when the assembly was saved
+ * (`saved`: its recorded bodyNames), naming the first part bound to a body that changed; null
+ * when they match.
+ */
+function bindingProblem(
+  doc: AssemblyDoc,
+  source: SourceDef,
+  saved: readonly string[],
+  now: readonly string[],
+  importWarnings: readonly string[],
+): string | null {
+  let k = 0;
+  while (k < saved.length && k < now.length && saved[k] === now[k]) k++;
+  if (k === saved.length && k === now.length) return null;
+  const counts = saved.length === now.length
+    ? `${saved.length === 1 ? '1 body' : `${saved.length} bodies`} then and now, but not the same ones`
+    : `${saved.length === 1 ? '1 body' : `${saved.length} bodies`} when saved, ${now.length} now`;
+  // The part bound to the lowest changed body index (parts: null binds every body, in order).
+  let part: { id: string; body: number } | null = null;
+  if (doc.parts === null) {
+    part = k < saved.length ? { id: '', body: k } : null;
+  } else {
+    for (const p of doc.parts) {
+      if (p.source !== source.id || p.body < k || p.body >= Math.max(saved.length, now.length)) continue;
+      if (part === null || p.body < part.body) part = { id: p.id, body: p.body };
+    }
+  }
+  let what: string;
+  if (part === null) {
+    what = `no part uses the bodies from index ${k} on, but the file has changed`;
+  } else {
+    const who = part.id === '' ? `the part of body ${part.body}` : `part '${part.id}' is bound to body ${part.body}`;
+    const then = part.body < saved.length ? `saved as ${quoteName(saved[part.body])}` : 'which the file did not have when saved';
+    const nowText = part.body < now.length ? `the file now gives ${quoteName(now[part.body])} there` : `the file now has no body ${part.body}`;
+    what = `${who}, ${then}, but ${nowText}`;
+  }
+  let said = importWarnings.join('; ');
+  if (said.length > 400) said = `${said.slice(0, 399)}…`;
+  return `${describeSource(source)} no longer gives the bodies this assembly was saved with (${counts}): ${what}` +
+    (said !== '' ? ` (the import said: ${said})` : '') +
+    '. Parts refer to bodies by index, so the assembly is not opened: fix the file, or remove the source\'s "bodyNames" ' +
+    'to bind the parts to the bodies the file gives now';
 }
 
 /**

@@ -31,11 +31,27 @@
  * cut, and a BREP cut off inside its shape section makes the WASM reader loop forever. Hence the
  * checks before (IGES Terminate record, BREP shape count and root line) and after (STEP end line,
  * mesh structure, finiteness) the call. Every failure is an ImportError naming the file.
+ *
+ * Bodies never go missing silently. occt drops, as a success and without a word, a STEP solid that
+ * refers to an entity the file does not define, a solid measured in an absurd unit, a root shape
+ * whose bounding box is void, and an IGES entity it cannot translate; an assembly that refers to
+ * bodies by index would then bind every later part to the next body. So the file is counted
+ * independently: for STEP, the solids its product tree places (stepCensus.ts), by product name;
+ * for IGES, its independent surface and solid entities (igesBodyEntities). When occt returns
+ * fewer meshes, a warning names what is missing (the product, its solid's entity number, and why
+ * when known: the entity it refers to that the file lacks, or its unit). A STEP length unit that
+ * is not a positive size (occt would mirror or collapse the solids) is an ImportError; one outside
+ * 1 nm to 10 km is a warning. An IGES file whose unit flag and unit name disagree is read in the
+ * flag's unit (as occt does), with a warning naming both. A BREP is not counted: occt reads its
+ * shape whole or not at all (the layout checks above stop a damaged one) and makes a mesh of every
+ * solid and shell in it, even one without triangles (then named in a warning below).
  */
 import type { OcctMesh, OcctReader, OcctResult } from 'occt-import-js';
 import { checkBodyTriangles, checkFileSize, checkFileTriangles, limitsOf } from './limits.js';
 import type { EffectiveLimits, ImportLimits } from './limits.js';
 import { weld } from '../geometry/weld.js';
+import { missingBodyWarnings, PLAUSIBLE_UNIT_TEXT, stepCensus, unitLabel, unitSize, unitVerdict } from './stepCensus.js';
+import type { StepCensus } from './stepCensus.js';
 import {
   ImportError,
   checkAborted,
@@ -349,6 +365,181 @@ function checkIgesComplete(bytes: Uint8Array, fileName: string, warnings: string
   }
 }
 
+/**
+ * The parameters of an IGES Global section (columns 1–72 of its 'G' records), values of
+ * Hollerith strings unwrapped, others trimmed; [] when the file is not laid out in records.
+ */
+export function igesGlobalParameters(bytes: Uint8Array): string[] {
+  let text = '';
+  forEachIgesRecord(bytes, (start, end) => {
+    const letter = igesLetter(bytes, start, end);
+    if (letter === 'G') text += latin1(bytes, start, start + IGES_LETTER_COLUMN);
+    return letter === 'S' || letter === 'G' || letter === '';
+  });
+  if (text === '') return [];
+  let pos = 0;
+  let pd = ',';
+  let rd = ';';
+  const out: string[] = [];
+  const hollerith = (): string | null => {
+    const m = /^\s*(\d+)H/.exec(text.slice(pos, pos + 24));
+    if (m === null) return null;
+    const n = Number(m[1]);
+    const from = pos + m[0].length;
+    pos = from + n;
+    return text.slice(from, from + n);
+  };
+  // Parameters 1 and 2 name the delimiters themselves (default ',' and ';').
+  for (const k of [0, 1]) {
+    while (text[pos] === ' ') pos++;
+    if (text[pos] === pd || (k === 1 && text[pos] === rd)) {
+      out.push('');
+    } else {
+      const h = hollerith();
+      if (h === null || h.length !== 1) return out;
+      if (k === 0) pd = h;
+      else rd = h;
+      out.push(h);
+    }
+    while (text[pos] === ' ') pos++;
+    if (text[pos] === rd) return out;
+    if (text[pos] !== pd) return out;
+    pos++;
+  }
+  while (pos < text.length) {
+    const h = hollerith();
+    let value: string;
+    if (h !== null) {
+      value = h;
+    } else {
+      let e = pos;
+      while (e < text.length && text[e] !== pd && text[e] !== rd) e++;
+      value = text.slice(pos, e).trim();
+      pos = e;
+    }
+    out.push(value);
+    while (text[pos] === ' ') pos++;
+    if (text[pos] !== pd) break;
+    pos++;
+  }
+  return out;
+}
+
+/** IGES entity types OpenCascade turns into a face (108 only in its bounded form 1), a shell or a solid. */
+const IGES_FACE_TYPES = new Set([108, 114, 118, 120, 122, 128, 140, 143, 144, 190, 192, 194, 196, 198, 510]);
+const IGES_BODY_TYPES = new Set([186, 514]);
+
+/** One independent IGES entity OpenCascade should mesh: its Directory Entry sequence number, type and label. */
+export interface IgesBodyEntity {
+  readonly de: number;
+  readonly type: number;
+  readonly label: string;
+}
+
+/**
+ * The entities of an IGES file that become bodies: every independent (subordinate switch 00)
+ * geometry entity (use flag 00) that is a surface, a face, a shell (514) or a solid (186).
+ * OpenCascade transfers each independent entity as one shape and makes one mesh of it, so it
+ * should give at least this many meshes. Entities this does not count (CSG primitives, subfigure
+ * instances, groups) only make it count fewer. Null when the file has no Directory Entry section.
+ */
+export function igesBodyEntities(bytes: Uint8Array): IgesBodyEntity[] | null {
+  /** The integer in bytes[at, at + width) (blanks around it), NaN when it is not one; blank is 0. */
+  const field = (at: number, width = 8): number => {
+    let v = 0;
+    let digits = 0;
+    for (let k = at; k < at + width; k++) {
+      const c = bytes[k];
+      if (c >= 0x30 && c <= 0x39) {
+        v = v * 10 + (c - 0x30);
+        digits++;
+      } else if (c !== 0x20 && !(c === 0x2d && digits === 0)) {
+        return NaN;
+      }
+    }
+    return v;
+  };
+  const out: IgesBodyEntity[] = [];
+  let first = -1; // start of the first line of the entry being read
+  let lines = 0;
+  forEachIgesRecord(bytes, (start, end) => {
+    if (igesLetter(bytes, start, end) !== 'D') return true;
+    lines++;
+    if (first < 0) {
+      first = start;
+      return true;
+    }
+    const a = first, b = start;
+    first = -1;
+    if (end - b < IGES_LETTER_COLUMN) return true;
+    const type = field(a);
+    // Status number (columns 65–72): blank status, subordinate switch, use flag, hierarchy, two digits each.
+    const status = field(a + 64);
+    if (!Number.isInteger(type) || !Number.isInteger(status)) return true;
+    const subordinate = Math.floor(status / 10000) % 100;
+    const use = Math.floor(status / 100) % 100;
+    if (subordinate !== 0 || use !== 0) return true;
+    const form = field(b + 32);
+    if (!(IGES_BODY_TYPES.has(type) || (IGES_FACE_TYPES.has(type) && (type !== 108 || form === 1)))) return true;
+    const de = field(a + IGES_LETTER_COLUMN + 1, 7);
+    out.push({ de: Number.isInteger(de) && de > 0 ? de : lines - 1, type, label: latin1(bytes, b + 56, b + 64).trim() });
+    return true;
+  });
+  return lines === 0 ? null : out;
+}
+
+/**
+ * A warning when OpenCascade made fewer meshes than the IGES file has independent surfaces and
+ * solids (OpenCascade drops an entity it cannot translate without a word); null otherwise.
+ */
+function igesMissingBodies(entities: readonly IgesBodyEntity[], meshCount: number): string | null {
+  if (meshCount >= entities.length) return null;
+  const byType = new Map<number, number>();
+  for (const e of entities) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
+  const types = [...byType].sort((x, y) => x[0] - y[0]).map(([type, n]) => `type ${type} ×${n}`).join(', ');
+  const at = `DE ${listSome(entities.map((e) => e.de))}`;
+  const missing = entities.length - meshCount;
+  return `the file has ${groupDigits(entities.length)} independent surface or solid ${entities.length === 1 ? 'entity' : 'entities'} (${types}; ${at}) ` +
+    `but OpenCascade made ${meshCount === 1 ? '1 body' : `${groupDigits(meshCount)} bodies`} of them: ` +
+    `${missing === 1 ? '1 body' : `${groupDigits(missing)} bodies`} missing (which cannot be told: OpenCascade's bodies do not say which entity they come from)`;
+}
+
+/** IGES unit flags (Global parameter 14) and the unit names parameter 15 may give for them. */
+const IGES_UNITS: Readonly<Record<number, { readonly name: string; readonly plural?: string; readonly words: readonly string[] }>> = {
+  1: { name: 'inch', plural: 'inches', words: ['IN', 'INCH'] },
+  2: { name: 'millimetre', words: ['MM'] },
+  4: { name: 'foot', plural: 'feet', words: ['FT'] },
+  5: { name: 'mile', words: ['MI'] },
+  6: { name: 'metre', words: ['M'] },
+  7: { name: 'kilometre', words: ['KM'] },
+  8: { name: 'mil', words: ['MIL'] },
+  9: { name: 'micron', words: ['UM', 'MICRON'] },
+  10: { name: 'centimetre', words: ['CM'] },
+  11: { name: 'microinch', plural: 'microinches', words: ['UIN'] },
+};
+
+/**
+ * An IGES file states its unit twice, as a flag (Global parameter 14) and as a name (parameter
+ * 15). OpenCascade scales by the flag (by the name only for flag 3, "named by parameter 15"), so
+ * when the two disagree the file is read in the flag's unit: warned, naming both.
+ */
+function checkIgesUnit(bytes: Uint8Array, warnings: string[]): void {
+  const g = igesGlobalParameters(bytes);
+  if (g.length < 15) return;
+  const flagText = g[13];
+  const name = g[14].trim().toUpperCase();
+  const flag = Number(flagText);
+  if (flagText === '' || !Number.isInteger(flag) || flag === 3 || name === '') return;
+  const unit = IGES_UNITS[flag];
+  if (unit === undefined || unit.words.includes(name)) return;
+  const named = Object.values(IGES_UNITS).find((u) => u.words.includes(name));
+  warnings.push(
+    `the IGES Global section gives the unit twice and they disagree: unit flag (parameter 14) ${flag} (${unit.name}), ` +
+    `unit name (parameter 15) '${g[14].trim()}'${named !== undefined ? ` (${named.name})` : ''}; OpenCascade uses the flag, ` +
+    `so the file is read in ${unit.plural ?? `${unit.name}s`}`,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // BREP
 
@@ -439,6 +630,57 @@ function checkBrepComplete(bytes: Uint8Array, fileName: string): void {
       `the BREP file is truncated: it does not end with the reference to its root shape (last line '${lastLine}')`,
     );
   }
+}
+
+/**
+ * The STEP census (stepCensus.ts), and its verdict on the file's length units: a unit that is not
+ * a positive size (OpenCascade would mirror or collapse every solid measured in it) is an
+ * ImportError; one outside PLAUSIBLE_UNIT_MM, or one that cannot be evaluated, is a warning naming
+ * the products measured in it. Returns null when the DATA section cannot be followed.
+ */
+function takeStepCensus(bytes: Uint8Array, fileName: string, warnings: string[]): StepCensus | null {
+  let census: StepCensus | null;
+  try {
+    census = stepCensus(bytes);
+  } catch (err) {
+    warnings.push(`the file's solids could not be counted, so bodies OpenCascade drops would go unnoticed (${occtErrorText(err)})`);
+    return null;
+  }
+  if (census === null) return null;
+  for (const u of census.lengthUnits) {
+    const verdict = unitVerdict(u);
+    if (verdict === 'ok') continue;
+    const reps = [...census.unitOfRepresentation].filter(([, unit]) => unit === u.id).map(([rep]) => rep);
+    const products = [...new Set(census.products.filter((p) => p.representations.some((r) => reps.includes(r))).map((p) => `'${p.name}'`))];
+    const measured = products.length > 0
+      ? `the product${products.length === 1 ? '' : 's'} ${products.slice(0, 6).join(', ')}${products.length > 6 ? ', …' : ''}`
+      : reps.length > 0 ? `representation${reps.length === 1 ? '' : 's'} ${reps.slice(0, 6).map((r) => `#${r}`).join(', ')}${reps.length > 6 ? ', …' : ''}` +
+        ' (the placements of an assembly, or shapes without a product)'
+        : 'its representation context';
+    if (verdict === 'unusable' && !Number.isNaN(u.mm)) {
+      throw new ImportError(
+        'unreadable-cad',
+        fileName,
+        `the STEP file's ${unitLabel(u)} is ${unitSize(u)}: a length unit must be a positive size, and OpenCascade would ` +
+        `${u.mm === 0 ? 'collapse' : u.mm < 0 ? 'mirror' : 'lose'} every solid measured in it (${measured})`,
+      );
+    }
+    warnings.push(
+      Number.isNaN(u.mm)
+        ? `the STEP file's ${unitLabel(u)} has ${unitSize(u)}; the coordinates of ${measured} may be wrongly scaled`
+        : `the STEP file's ${unitLabel(u)} is ${unitSize(u)}, not a plausible CAD unit (${PLAUSIBLE_UNIT_TEXT}): ` +
+          `OpenCascade scales the coordinates of ${measured} by it, which can make bodies vanish from the mesh`,
+    );
+  }
+  return census;
+}
+
+/** For an error after OpenCascade's read: the implausible length units the census found, '' when none. */
+function unitSuspicion(census: StepCensus | null): string {
+  const odd = census?.lengthUnits.filter((u) => unitVerdict(u) !== 'ok') ?? [];
+  if (odd.length === 0) return '';
+  const list = odd.slice(0, 3).map((u) => `${unitLabel(u)} is ${unitSize(u)}`).join(', ');
+  return `; the file's ${list}${odd.length > 3 ? ', …' : ''}, not a plausible CAD unit (${PLAUSIBLE_UNIT_TEXT}), which may be why`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -573,7 +815,12 @@ async function importOcct(
     throw new ImportError('unreadable-cad', fileName, `not ${article} ${spec.label} file: ${why}`);
   }
   const warnings: string[] = [];
-  if (spec.format === 'iges') checkIgesComplete(bytes, fileName, warnings);
+  if (spec.format === 'iges') {
+    checkIgesComplete(bytes, fileName, warnings);
+    checkIgesUnit(bytes, warnings);
+  }
+  const census = spec.format === 'step' ? takeStepCensus(bytes, fileName, warnings) : null;
+  const igesEntities = spec.format === 'iges' ? igesBodyEntities(bytes) : null;
   if (spec.format === 'brep') checkBrepComplete(bytes, fileName);
 
   let module: OcctModule | OcctRemoteModule;
@@ -596,7 +843,7 @@ async function importOcct(
       ({ result, output } = await module.read(spec.format, bytes, { fileName, label: spec.label, limits, warnings, params, ...(signal ? { signal } : {}) }));
     } catch (err) {
       if (err instanceof ImportError) throw err;
-      throw new ImportError('unreadable-cad', fileName, `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}`, { cause: err });
+      throw new ImportError('unreadable-cad', fileName, `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}${unitSuspicion(census)}`, { cause: err });
     }
   } else {
     module.takeOutput?.(); // drop what earlier calls printed
@@ -606,7 +853,7 @@ async function importOcct(
       throw new ImportError(
         'unreadable-cad',
         fileName,
-        `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}${occtSays(module.takeOutput?.() ?? [])}`,
+        `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}${occtSays(module.takeOutput?.() ?? [])}${unitSuspicion(census)}`,
         { cause: err },
       );
     }
@@ -620,7 +867,7 @@ async function importOcct(
       throw new ImportError('truncated', fileName, `the STEP file is truncated: it does not end with '${STEP_END};'${says}`);
     }
     const binary = textAtBothEnds(bytes) ? '' : '; the file contains binary data';
-    throw new ImportError('unreadable-cad', fileName, `OpenCascade could not read this ${spec.label} file${binary}${says}`);
+    throw new ImportError('unreadable-cad', fileName, `OpenCascade could not read this ${spec.label} file${binary}${says}${unitSuspicion(census)}`);
   }
   const meshes: unknown = result.meshes;
   if (!Array.isArray(meshes)) {
@@ -634,11 +881,20 @@ async function importOcct(
     throw new ImportError(
       'no-bodies',
       fileName,
-      `OpenCascade read the ${spec.label} file but found no solids or surfaces in it${hint}${occtSays(output)}`,
+      `OpenCascade read the ${spec.label} file but found no solids or surfaces in it${hint}${occtSays(output)}${unitSuspicion(census)}`,
     );
   }
   if (spec.format === 'step' && !hasStepEnd(bytes)) {
     warnings.push(`the file does not end with '${STEP_END};'; it may be incomplete`);
+  }
+  if (igesEntities !== null) {
+    const missing = igesMissingBodies(igesEntities, meshes.length);
+    if (missing !== null) warnings.push(missing + occtSays(output));
+  }
+  if (census !== null) {
+    const names = meshes.map((m) => (typeof (m as { name?: unknown } | null)?.name === 'string' ? (m as { name: string }).name : ''));
+    const says = occtSays(output);
+    for (const w of missingBodyWarnings(census, names)) warnings.push(w + says);
   }
   const bodies = convertOcctMeshes(meshes, fileName, options, warnings);
   options.onProgress?.(1, 1);
@@ -725,8 +981,9 @@ export function convertOcctMeshes(
     throw new ImportError('no-triangles', fileName, `OpenCascade could not tessellate any of the ${plural(meshes.length, 'body')} in the file`);
   }
   if (emptyBodies.length > 0) {
+    const named = emptyBodies.map((b) => (bodies[b].name !== '' ? `${b} '${bodies[b].name}'` : String(b)));
     warnings.push(
-      `${plural(emptyBodies.length, 'body')} (${listSome(emptyBodies)}) could not be tessellated and ` +
+      `${emptyBodies.length === 1 ? '1 body' : `${groupDigits(emptyBodies.length)} bodies`} (${listSome(named)}) could not be tessellated and ` +
       `${emptyBodies.length === 1 ? 'has' : 'have'} no triangles`,
     );
   }
@@ -739,7 +996,7 @@ export function convertOcctMeshes(
   return bodies;
 }
 
-function listSome(xs: readonly number[]): string {
+function listSome(xs: readonly (number | string)[]): string {
   return xs.slice(0, 8).join(', ') + (xs.length > 8 ? ', …' : '');
 }
 

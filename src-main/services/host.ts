@@ -1630,7 +1630,9 @@ export class HostService implements HostServiceApi {
       const bodies = await this.buildBodies(items, name, job.controller.signal, (done, total) => progress('building trees', done, total));
       if (d.closed) throw failure('closed', `${this.docName(d)} was closed during the import of ${name}`, file);
 
-      const source: SourceDef = { id: sourceId, path: d.base !== null ? relativeSourcePath(path.dirname(d.base), file) : file };
+      const source: SourceDef = {
+        id: sourceId, path: d.base !== null ? relativeSourcePath(path.dirname(d.base), file) : file, bodyNames: imported.bodies.map((b) => b.name),
+      };
       if (d.base === null) d.absoluteSources.add(sourceId);
       d.doc = { ...d.doc, sources: [...d.doc.sources, source], parts: d.doc.parts ?? [] };
       for (const [key, b] of bodies) d.bodies.set(key, b);

@@ -604,7 +604,7 @@ describe('occt: conversion details (stand-in module)', () => {
     const [step] = createOcctImporters(fakeProvider(() => ({ success: true, meshes: [empty, fakeMesh()] })));
     const r = await step.import(STEP_BYTES, 'e.stp');
     expect(r.bodies.map((b) => b.triangleCount)).toEqual([0, 2]);
-    expect(r.warnings).toEqual(['1 body (0) could not be tessellated and has no triangles']);
+    expect(r.warnings).toEqual(["1 body (0 'square') could not be tessellated and has no triangles"]);
     const [onlyEmpty] = createOcctImporters(fakeProvider(() => ({ success: true, meshes: [empty] })));
     await expectRejects(onlyEmpty.import(STEP_BYTES, 'e.stp'), 'no-triangles', 'e.stp');
   });

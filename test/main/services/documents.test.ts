@@ -125,7 +125,7 @@ describe('openModelFile', () => {
     expect(p.name).toBe('gearwheel');
     expect(p.body.triangleCount).toBe(2444);
     expect([...p.transform]).toEqual([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-    expect(r.doc.sources).toEqual([{ id: 'gearwheel-bin', path: 'gearwheel.bin.stl' }]);
+    expect(r.doc.sources).toEqual([{ id: 'gearwheel-bin', path: 'gearwheel.bin.stl', bodyNames: ['gearwheel'] }]);
     expect(r.doc.parts).toEqual([{ id: 'gearwheel-0', name: 'gearwheel', source: 'gearwheel-bin', body: 0 }]);
     expect(r.doc.settings).toEqual({ touchToleranceMm: null, clearanceMm: 0, contactIsInterference: false });
   });
