@@ -11,9 +11,10 @@ export function createCheckSlice(ctx: SliceContext): StateCreator<AppState, [], 
     jobs: {},
     resultSort: DEFAULT_RESULT_SORT,
     resultFilter: DEFAULT_RESULT_FILTER,
+    refineFits: true,
 
     async runCheck(scope) {
-      const { host, doc, check } = get();
+      const { host, doc, check, refineFits } = get();
       if (!host || !doc) {
         get().notify('error', 'Could not run the check', host ? 'There is no document to check.' : 'The application is not connected to its host.');
         return;
@@ -25,7 +26,7 @@ export function createCheckSlice(ctx: SliceContext): StateCreator<AppState, [], 
       }
       set((s) => ({ check: { ...s.check, jobId: null, running: true, startedAt: ctx.now(), cancelRequested: false } }));
       try {
-        const { jobId } = await host.checkRun({ docId: doc.id, ...(scope ? { scope } : {}) });
+        const { jobId } = await host.checkRun({ docId: doc.id, ...(scope ? { scope } : {}), refine: refineFits });
         if (ctx.finishedJobs.has(jobId)) return;
         set((s) => (s.check.running && (s.check.jobId === null || s.check.jobId === jobId) ? { check: { ...s.check, jobId } } : {}));
         if (get().check.cancelRequested && get().check.jobId === jobId) await get().cancelJob();
@@ -57,6 +58,10 @@ export function createCheckSlice(ctx: SliceContext): StateCreator<AppState, [], 
 
     setResultFilter(filter) {
       set((s) => ({ resultFilter: { ...s.resultFilter, ...filter } }));
+    },
+
+    setRefineFits(on) {
+      set({ refineFits: on });
     },
   });
 }

@@ -160,12 +160,18 @@ export interface CheckSlice {
   jobs: Readonly<Record<string, JobState>>;
   resultSort: ResultSort;
   resultFilter: ResultFilter;
+  /**
+   * Re-tessellate the CAD bodies of pairs their triangles cannot decide, finer, until they are
+   * decided (check.run's `refine`); off, such pairs stay 'undecided'. On by default.
+   */
+  refineFits: boolean;
 
   runCheck(scope?: CheckScope): Promise<void>;
   /** Cancels the foreground job (the check, else the latest job). */
   cancelJob(): Promise<void>;
   setResultSort(sort: ResultSort): void;
   setResultFilter(filter: Partial<ResultFilter>): void;
+  setRefineFits(on: boolean): void;
 }
 
 // ------------------------------------------------------------------------------------------------
