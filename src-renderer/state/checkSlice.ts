@@ -7,7 +7,7 @@ import type { AppState, CheckSlice } from './types';
 /** The check slice: running a check, cancelling jobs, and how the results table is ordered. */
 export function createCheckSlice(ctx: SliceContext): StateCreator<AppState, [], [], CheckSlice> {
   return (set, get) => ({
-    check: { jobId: null, running: false, startedAt: null, cancelRequested: false, outcome: null, finishedAt: null, stale: false },
+    check: { jobId: null, running: false, startedAt: null, cancelRequested: false, outcome: null, finishedAt: null, stale: false, requestRefine: true, outcomeRefine: null },
     jobs: {},
     resultSort: DEFAULT_RESULT_SORT,
     resultFilter: DEFAULT_RESULT_FILTER,
@@ -24,7 +24,7 @@ export function createCheckSlice(ctx: SliceContext): StateCreator<AppState, [], 
         get().notify('info', 'Nothing to check', `${doc.name} has ${doc.parts.length === 0 ? 'no parts' : 'one part'}: a check needs at least two.`);
         return;
       }
-      set((s) => ({ check: { ...s.check, jobId: null, running: true, startedAt: ctx.now(), cancelRequested: false } }));
+      set((s) => ({ check: { ...s.check, jobId: null, running: true, startedAt: ctx.now(), cancelRequested: false, requestRefine: refineFits } }));
       try {
         const { jobId } = await host.checkRun({ docId: doc.id, ...(scope ? { scope } : {}), refine: refineFits });
         if (ctx.finishedJobs.has(jobId)) return;

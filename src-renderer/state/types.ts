@@ -152,6 +152,13 @@ export interface CheckState {
   readonly finishedAt: number | null;
   /** The document changed (placements, settings, ignore rules) since the outcome was computed. */
   readonly stale: boolean;
+  /** Whether the check asked for (running, or the last one) refines CAD fits (check.run's `refine`). */
+  readonly requestRefine: boolean;
+  /**
+   * Whether the outcome's check refined CAD fits; null when unknown (a check this window did not
+   * ask for).
+   */
+  readonly outcomeRefine: boolean | null;
 }
 
 export interface CheckSlice {

@@ -114,6 +114,7 @@ function ResultsHeader({ rowCount }: { rowCount: number }) {
   const outcome = useApp((s) => s.check.outcome);
   const stale = useApp((s) => s.check.stale);
   const finishedAt = useApp((s) => s.check.finishedAt);
+  const outcomeRefine = useApp((s) => s.check.outcomeRefine);
   const filter = useApp((s) => s.resultFilter);
   const setResultFilter = useApp((s) => s.setResultFilter);
   const others = useApp((s) => s.othersWhenResult);
@@ -130,6 +131,14 @@ function ResultsHeader({ rowCount }: { rowCount: number }) {
           {outcome.scope.kind !== 'all' && ` · ${outcome.scope.kind === 'selection' ? 'selection vs rest' : 'set A vs set B'}`}
           {outcome.resolved.length > 0 && ` · ${outcome.resolved.length} resolved since the last check`}
           <RefinedSummary summary={outcome.summary} />
+          {outcomeRefine === false && (
+            <>
+              {' · '}
+              <span className="refined-summary" title="Refine CAD fits was off for this check: pairs the file's tessellation could not decide are listed as undecided" data-testid="results-not-refined">
+                CAD fits not refined
+              </span>
+            </>
+          )}
         </p>
       ) : rowCount > 0 ? (
         <p className="summary muted" data-testid="results-summary">

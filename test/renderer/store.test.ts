@@ -120,6 +120,7 @@ describe('checks and jobs', () => {
     await store.getState().runCheck();
     expect(host.calls.filter(([c]) => c === 'check.run').at(-1)?.[1]).toEqual({ docId: 'doc-1', refine: false });
     host.emit('job.done', { jobId: 'job-1', kind: 'check', outcome: checkOutcome('doc-1', []) });
+    expect(store.getState().check.outcomeRefine).toBe(false);
 
     host.handle('doc.open', () => documentInfo({ id: 'doc-2', name: 'other.stp' }));
     await store.getState().openDocument('/data/other.stp');
@@ -136,6 +137,11 @@ describe('checks and jobs', () => {
     host.handle('check.run', () => ({ jobId: 'job-3' }));
     await store.getState().runCheck();
     expect(host.calls.filter(([c]) => c === 'check.run').at(-1)?.[1]).toEqual({ docId: 'doc-2', refine: true });
+    host.emit('job.done', { jobId: 'job-3', kind: 'check', outcome: checkOutcome('doc-2', []) });
+    expect(store.getState().check.outcomeRefine).toBe(true);
+    // An outcome this window did not ask for: whether it was refined is not known.
+    host.emit('job.done', { jobId: 'job-4', kind: 'check', outcome: checkOutcome('doc-2', []) });
+    expect(store.getState().check.outcomeRefine).toBeNull();
   });
 
   it('takes an outcome with undecided and refined pairs through the contract, and selects them', async () => {
