@@ -309,8 +309,10 @@ export function resolutionTitle(r: Decided): string {
   if (r.contained) return 'One part lies inside the other: no surfaces meet';
   if (r.resolutionMm === null) return 'Decided on the triangles as given (mesh files are the geometry): no tessellation error';
   const res = `depth and distance ±${formatMeasure(r.resolutionMm)} mm`;
-  if (r.refinedDeflectionMm === null) return `Decided on the file's own tessellation: ${res} of the exact surfaces`;
-  return `Decided on bodies re-tessellated to a deflection of ${formatMeasure(r.refinedDeflectionMm)} mm: ${res} of the exact surfaces`;
+  const undecided = r.kind === 'undecided';
+  if (r.refinedDeflectionMm === null) return `${undecided ? 'Not decided' : 'Decided'} on the file's own tessellation: ${res} of the exact surfaces`;
+  const bodies = `on bodies re-tessellated to a deflection of ${formatMeasure(r.refinedDeflectionMm)} mm`;
+  return `${undecided ? 'Not decided even' : 'Decided'} ${bodies}: ${res} of the exact surfaces`;
 }
 
 /**

@@ -152,6 +152,8 @@ describe('how finely a pair was decided', () => {
   it('explains it in a tooltip and in the selected pair bar', () => {
     expect(resolutionTitle(pressFit)).toBe('Decided on bodies re-tessellated to a deflection of 0.001 mm: depth and distance ±0.0011 mm of the exact surfaces');
     expect(resolutionTitle(cadContact)).toBe("Decided on the file's own tessellation: depth and distance ±0.001 mm of the exact surfaces");
+    expect(resolutionTitle(undecided)).toBe('Not decided even on bodies re-tessellated to a deflection of 0.0005 mm: depth and distance ±0.008 mm of the exact surfaces');
+    expect(resolutionTitle({ ...undecided, refinedDeflectionMm: null })).toBe("Not decided on the file's own tessellation: depth and distance ±0.008 mm of the exact surfaces");
     expect(resolutionTitle(stlClearance)).toMatch(/^Decided on the triangles as given/);
     expect(resolutionTitle(inside)).toMatch(/inside/);
     expect(resolutionTitle(ignored)).toMatch(/^Ignored/);
