@@ -7,13 +7,14 @@ import type { AppState, CheckSlice } from './types';
 /** The check slice: running a check, cancelling jobs, and how the results table is ordered. */
 export function createCheckSlice(ctx: SliceContext): StateCreator<AppState, [], [], CheckSlice> {
   return (set, get) => ({
-    check: { jobId: null, running: false, startedAt: null, cancelRequested: false, outcome: null, finishedAt: null, stale: false },
+    check: { jobId: null, running: false, startedAt: null, cancelRequested: false, outcome: null, finishedAt: null, stale: false, requestRefine: true, outcomeRefine: null },
     jobs: {},
     resultSort: DEFAULT_RESULT_SORT,
     resultFilter: DEFAULT_RESULT_FILTER,
+    refineFits: true,
 
     async runCheck(scope) {
-      const { host, doc, check } = get();
+      const { host, doc, check, refineFits } = get();
       if (!host || !doc) {
         get().notify('error', 'Could not run the check', host ? 'There is no document to check.' : 'The application is not connected to its host.');
         return;
@@ -23,9 +24,9 @@ export function createCheckSlice(ctx: SliceContext): StateCreator<AppState, [], 
         get().notify('info', 'Nothing to check', `${doc.name} has ${doc.parts.length === 0 ? 'no parts' : 'one part'}: a check needs at least two.`);
         return;
       }
-      set((s) => ({ check: { ...s.check, jobId: null, running: true, startedAt: ctx.now(), cancelRequested: false } }));
+      set((s) => ({ check: { ...s.check, jobId: null, running: true, startedAt: ctx.now(), cancelRequested: false, requestRefine: refineFits } }));
       try {
-        const { jobId } = await host.checkRun({ docId: doc.id, ...(scope ? { scope } : {}) });
+        const { jobId } = await host.checkRun({ docId: doc.id, ...(scope ? { scope } : {}), refine: refineFits });
         if (ctx.finishedJobs.has(jobId)) return;
         set((s) => (s.check.running && (s.check.jobId === null || s.check.jobId === jobId) ? { check: { ...s.check, jobId } } : {}));
         if (get().check.cancelRequested && get().check.jobId === jobId) await get().cancelJob();
@@ -57,6 +58,10 @@ export function createCheckSlice(ctx: SliceContext): StateCreator<AppState, [], 
 
     setResultFilter(filter) {
       set((s) => ({ resultFilter: { ...s.resultFilter, ...filter } }));
+    },
+
+    setRefineFits(on) {
+      set({ refineFits: on });
     },
   });
 }

@@ -189,7 +189,7 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
             selectedResult: null,
             visibility: {},
             isolation: null,
-            check: { jobId: null, running: false, startedAt: null, cancelRequested: false, outcome: null, finishedAt: null, stale: false },
+            check: { ...s.check, jobId: null, running: false, startedAt: null, cancelRequested: false, outcome: null, finishedAt: null, stale: false, outcomeRefine: null },
             geometry: { status: 'loading', version: s.geometry.version },
             history: EMPTY_HISTORY,
             drag: null,

@@ -27,6 +27,16 @@ export function formatMeasure(value: number | null | undefined, significant = 4)
   return fixed.format(value);
 }
 
+/**
+ * A signed measurement with its sign always written (a true minus sign): −0.012 → "−0.012",
+ * 0.003 → "+0.003", 0 → "0", null → "—".
+ */
+export function formatSignedMeasure(value: number | null | undefined, significant = 4): string {
+  const text = formatMeasure(value, significant);
+  if (value === null || value === undefined || !Number.isFinite(value) || text === '0') return text;
+  return value < 0 ? `\u2212${text.slice(1)}` : `+${text}`;
+}
+
 /** A duration: 442 → "442 ms", 1234 → "1.23 s", 125000 → "2 min 5 s". */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return EM_DASH;

@@ -55,7 +55,15 @@ export function createJobHandlers(set: SetState, get: GetState, ctx: SliceContex
         const keys = new Set(outcome.results.map(resultKey));
         return {
           jobs,
-          check: { ...IDLE_CHECK, outcome, finishedAt: ctx.now(), stale: false },
+          check: {
+            ...IDLE_CHECK,
+            outcome,
+            finishedAt: ctx.now(),
+            stale: false,
+            requestRefine: s.check.requestRefine,
+            // Only the check this window asked for is known to have refined or not.
+            outcomeRefine: s.check.running && (s.check.jobId === null || s.check.jobId === payload.jobId) ? s.check.requestRefine : null,
+          },
           selectedResult: s.selectedResult !== null && keys.has(s.selectedResult) ? s.selectedResult : null,
           // The check supersedes what the live check showed.
           live: null,

@@ -3,10 +3,13 @@
  */
 import { pairKey } from '../../src-main/contract/host';
 import type { CheckOutcome, PairResultInfo, ResultStatus } from '../../src-main/contract/host';
+import { formatCount, formatMeasure, formatSignedMeasure } from './format';
 
 export type ResultKind = PairResultInfo['kind'];
+/** A kind the exact solids may have (an undecided pair's possible kinds). */
+export type PossibleKind = NonNullable<PairResultInfo['possibleKinds']>[number];
 export type { ResultStatus };
-export type ResultSortKey = 'kind' | 'a' | 'b' | 'volume' | 'depth' | 'distance' | 'triangles' | 'status';
+export type ResultSortKey = 'kind' | 'a' | 'b' | 'volume' | 'depth' | 'distance' | 'triangles' | 'resolution' | 'status';
 export interface ResultSort {
   readonly key: ResultSortKey;
   readonly descending: boolean;
@@ -20,9 +23,14 @@ export interface ResultFilter {
 export const DEFAULT_RESULT_SORT: ResultSort = { key: 'kind', descending: false };
 export const DEFAULT_RESULT_FILTER: ResultFilter = { kind: 'all', status: 'all', text: '' };
 
-/** Most severe first; pairs not in the last check (resolved, or only in the saved review) last. */
-const KIND_ORDER: Record<ResultKind, number> = { interference: 0, clearance: 1, contact: 2, ignored: 3 };
-const NO_KIND = 4;
+/**
+ * Every kind, most severe first (as the HTML report orders them): an undecided pair may interfere,
+ * so it comes right after the interferences.
+ */
+export const RESULT_KINDS: readonly ResultKind[] = ['interference', 'undecided', 'clearance', 'contact', 'ignored'];
+/** Pairs not in the last check (resolved, or only in the saved review) sort after every kind. */
+const KIND_ORDER = Object.fromEntries(RESULT_KINDS.map((k, i) => [k, i])) as Record<ResultKind, number>;
+const NO_KIND = RESULT_KINDS.length;
 const STATUS_ORDER: Record<ResultStatus, number> = { new: 0, active: 1, resolved: 2, ignored: 3 };
 
 export const STATUS_LABEL: Record<ResultStatus, string> = { new: 'New', active: 'Active', resolved: 'Resolved', ignored: 'Ignored' };
@@ -94,6 +102,7 @@ export const KIND_LABEL: Record<ResultKind, string> = {
   interference: 'Interference',
   contact: 'Contact',
   clearance: 'Clearance',
+  undecided: 'Undecided',
   ignored: 'Ignored',
 };
 
@@ -134,6 +143,8 @@ function primary(r: TableRow, key: ResultSortKey, names: Names): number | string
       return r.result?.distanceMm ?? null;
     case 'triangles':
       return r.result ? trianglePairCount(r.result) : null;
+    case 'resolution':
+      return r.result?.resolutionMm ?? null;
   }
 }
 
@@ -219,13 +230,98 @@ export function sideTriangles(trianglePairs: Uint32Array, side: 0 | 1): Uint32Ar
   return picked.slice(0, w);
 }
 
-/** One-line summary of an outcome's counts. */
-export function summaryText(summary: { interferences: number; contacts: number; clearanceViolations: number; ignored: number }): string {
-  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** One-line summary of an outcome's counts; undecided pairs only when there are any. */
+export function summaryText(summary: { interferences: number; contacts: number; clearanceViolations: number; ignored: number; undecided?: number }): string {
+  const undecided = summary.undecided ?? 0;
   return [
     plural(summary.interferences, 'interference', 'interferences'),
+    ...(undecided > 0 ? [`${formatCount(undecided)} undecided`] : []),
     plural(summary.clearanceViolations, 'clearance violation', 'clearance violations'),
     plural(summary.contacts, 'contact', 'contacts'),
-    `${summary.ignored} ignored`,
+    `${formatCount(summary.ignored)} ignored`,
   ].join(' · ');
+}
+
+/**
+ * How many pairs were decided on bodies re-tessellated finer, and the finest deflection used:
+ * "4 pairs refined to 0.0005 mm"; null when none was.
+ */
+export function refinedSummaryText(summary: { refinedPairs: number; finestDeflectionMm: number | null }): string | null {
+  if (summary.refinedPairs <= 0 || summary.finestDeflectionMm === null) return null;
+  return `${plural(summary.refinedPairs, 'pair', 'pairs')} refined to ${formatMeasure(summary.finestDeflectionMm)} mm`;
+}
+
+// ---- How finely a pair was decided -----------------------------------------------------------
+
+type Decided = Pick<PairResultInfo, 'kind' | 'contained' | 'resolutionMm' | 'refinedDeflectionMm'>;
+
+const POSSIBLE_KIND_LABEL: Record<PossibleKind, string> = {
+  interference: 'interference',
+  contact: 'contact',
+  clearance: 'clearance violation',
+  clear: 'clear',
+};
+
+/** "interference or contact", "interference, contact or clearance violation". */
+export function possibleKindsText(kinds: readonly PossibleKind[]): string {
+  const labels = kinds.map((k) => POSSIBLE_KIND_LABEL[k]);
+  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
+}
+
+/** A signed separation range, negative an overlap, positive a gap: "−0.012 … +0.003 mm". */
+export function separationRangeText(range: readonly [number, number]): string {
+  return `${formatSignedMeasure(range[0])} … ${formatSignedMeasure(range[1])} mm`;
+}
+
+/**
+ * What an undecided pair may be: "interference or contact: −0.012 … +0.003 mm"; null for a pair
+ * that is decided (or an undecided one without its range).
+ */
+export function undecidedText(r: Pick<PairResultInfo, 'kind' | 'possibleKinds' | 'separationRangeMm'>): string | null {
+  if (r.kind !== 'undecided' || r.possibleKinds === null || r.separationRangeMm === null) return null;
+  return `${possibleKindsText(r.possibleKinds)}: ${separationRangeText(r.separationRangeMm)}`;
+}
+
+/** No resolution applies: the pair was not measured (ignored) or no surfaces meet (one inside the other). */
+function resolutionApplies(r: Decided): boolean {
+  return r.kind !== 'ignored' && !r.contained;
+}
+
+/**
+ * The resolution cell (mm in the column header): "±0.0011" for CAD pairs, "as given" for meshes
+ * that are the geometry (STL), "—" where none applies.
+ */
+export function resolutionCellText(r: Decided): string {
+  if (!resolutionApplies(r)) return '—';
+  return r.resolutionMm === null ? 'as given' : `±${formatMeasure(r.resolutionMm)}`;
+}
+
+/** The mark of a pair decided on re-tessellated bodies: "refined 0.0005 mm"; null if it was not. */
+export function refinedTagText(r: Pick<PairResultInfo, 'refinedDeflectionMm'>): string | null {
+  return r.refinedDeflectionMm === null ? null : `refined ${formatMeasure(r.refinedDeflectionMm)} mm`;
+}
+
+/** What the resolution means for this pair, for a tooltip. */
+export function resolutionTitle(r: Decided): string {
+  if (r.kind === 'ignored') return 'Ignored: not measured';
+  if (r.contained) return 'One part lies inside the other: no surfaces meet';
+  if (r.resolutionMm === null) return 'Decided on the triangles as given (mesh files are the geometry): no tessellation error';
+  const res = `depth and distance ±${formatMeasure(r.resolutionMm)} mm`;
+  const undecided = r.kind === 'undecided';
+  if (r.refinedDeflectionMm === null) return `${undecided ? 'Not decided' : 'Decided'} on the file's own tessellation: ${res} of the exact surfaces`;
+  const bodies = `on bodies re-tessellated to a deflection of ${formatMeasure(r.refinedDeflectionMm)} mm`;
+  return `${undecided ? 'Not decided even' : 'Decided'} ${bodies}: ${res} of the exact surfaces`;
+}
+
+/**
+ * The selected pair bar's line on how the pair was decided: "resolution ±0.0011 mm, refined to
+ * 0.0005 mm", "resolution ±0.0011 mm", "mesh as given"; null where no resolution applies.
+ */
+export function resolutionSummary(r: Decided): string | null {
+  if (!resolutionApplies(r)) return null;
+  if (r.resolutionMm === null) return 'mesh as given';
+  const res = `resolution ±${formatMeasure(r.resolutionMm)} mm`;
+  return r.refinedDeflectionMm === null ? res : `${res}, refined to ${formatMeasure(r.refinedDeflectionMm)} mm`;
 }

@@ -152,6 +152,13 @@ export interface CheckState {
   readonly finishedAt: number | null;
   /** The document changed (placements, settings, ignore rules) since the outcome was computed. */
   readonly stale: boolean;
+  /** Whether the check asked for (running, or the last one) refines CAD fits (check.run's `refine`). */
+  readonly requestRefine: boolean;
+  /**
+   * Whether the outcome's check refined CAD fits; null when unknown (a check this window did not
+   * ask for).
+   */
+  readonly outcomeRefine: boolean | null;
 }
 
 export interface CheckSlice {
@@ -160,12 +167,18 @@ export interface CheckSlice {
   jobs: Readonly<Record<string, JobState>>;
   resultSort: ResultSort;
   resultFilter: ResultFilter;
+  /**
+   * Re-tessellate the CAD bodies of pairs their triangles cannot decide, finer, until they are
+   * decided (check.run's `refine`); off, such pairs stay 'undecided'. On by default.
+   */
+  refineFits: boolean;
 
   runCheck(scope?: CheckScope): Promise<void>;
   /** Cancels the foreground job (the check, else the latest job). */
   cancelJob(): Promise<void>;
   setResultSort(sort: ResultSort): void;
   setResultFilter(filter: Partial<ResultFilter>): void;
+  setRefineFits(on: boolean): void;
 }
 
 // ------------------------------------------------------------------------------------------------

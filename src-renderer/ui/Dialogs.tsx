@@ -306,8 +306,11 @@ function BatchSummary() {
               <th scope="col">File</th>
               <th scope="col">Status</th>
               <th scope="col" className="num">Interferences</th>
+              <th scope="col" className="num" title="Pairs the tessellation could not decide (interference or contact?), even refined">
+                Undecided
+              </th>
               <th scope="col" className="num">Contacts</th>
-              <th scope="col" className="num" title="As the command line: 0 clear, 1 interference or clearance violation, 2 not checked">
+              <th scope="col" className="num" title="As the command line: 0 clear, 1 interference, clearance violation or undecided pair, 2 not checked">
                 Exit code
               </th>
               <th scope="col">Report</th>
@@ -324,6 +327,7 @@ function BatchSummary() {
                   {f.error && <span className="batch-file-error"> {f.error}</span>}
                 </td>
                 <td className="num">{f.summary ? formatCount(f.summary.interferences) : '—'}</td>
+                <td className="num">{f.summary ? formatCount(f.summary.undecided) : '—'}</td>
                 <td className="num">{f.summary ? formatCount(f.summary.contacts) : '—'}</td>
                 <td className="num">{f.exitCode}</td>
                 <td className="path-cell">{f.reportPath ? <code title={f.reportPath}>{f.reportPath}</code> : <span className="muted">—</span>}</td>

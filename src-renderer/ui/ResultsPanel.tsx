@@ -5,6 +5,9 @@
  * column headers. Selecting a row highlights the pair's colliding triangles in red, outlines the
  * interference volume and frames it; the arrow keys move through the rows; right-click (or the
  * row's ⋯ button, or Shift+F10) opens the pair's menu: status, ignore, traversal view.
+ * Each row says how finely it was decided: the resolution (± of depth and distance), "as given"
+ * for meshes that are the geometry, a "refined" mark where the check re-tessellated the bodies,
+ * and for an undecided pair what it may be and its range of separation.
  */
 import { useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { useApp } from '../appStore';
@@ -13,10 +16,16 @@ import {
   filterRows,
   KIND_LABEL,
   nextSort,
+  refinedSummaryText,
+  refinedTagText,
+  resolutionCellText,
+  resolutionTitle,
+  RESULT_KINDS,
   resultRowTestId,
   sortRows,
   STATUS_LABEL,
   summaryText,
+  undecidedText,
   tableRows,
   trianglePairCount,
   type ResultKind,
@@ -28,16 +37,22 @@ import { SelectedPairBar } from './SelectedPairBar';
 
 const COLUMNS: { key: ResultSortKey; label: string; title: string; numeric?: boolean }[] = [
   { key: 'status', label: 'Status', title: 'New (first seen), active (seen before), resolved (gone since the check before) or ignored — across checks, kept in the assembly file' },
-  { key: 'kind', label: 'Kind', title: 'Interference, clearance violation, contact or ignored' },
+  { key: 'kind', label: 'Kind', title: 'Interference, undecided (the tessellation cannot tell which of two kinds), clearance violation, contact or ignored' },
   { key: 'a', label: 'Part A', title: 'First part of the pair' },
   { key: 'b', label: 'Part B', title: 'Second part of the pair' },
   { key: 'volume', label: 'Volume (mm³)', title: 'Volume of the overlap, where both parts are closed', numeric: true },
   { key: 'depth', label: 'Depth (mm)', title: 'How far the parts reach into each other', numeric: true },
   { key: 'distance', label: 'Min distance (mm)', title: 'Smallest distance between the parts (0 when they touch or overlap)', numeric: true },
   { key: 'triangles', label: 'Triangle pairs', title: 'Pairs of triangles that intersect or touch', numeric: true },
+  {
+    key: 'resolution',
+    label: 'Resolution (mm)',
+    title: 'How far depth and distance may be from the exact surfaces where the parts meet (the tessellation error of CAD parts); “as given” for mesh files, which are the geometry; “refined” where the check re-tessellated the parts finer to decide the pair',
+    numeric: true,
+  },
 ];
 
-const KIND_FILTERS: (ResultKind | 'all')[] = ['all', 'interference', 'clearance', 'contact', 'ignored'];
+const KIND_FILTERS: (ResultKind | 'all')[] = ['all', ...RESULT_KINDS];
 const STATUS_FILTERS: (ResultStatus | 'all')[] = ['all', 'new', 'active', 'resolved', 'ignored'];
 
 export function ResultsPanel() {
@@ -99,6 +114,7 @@ function ResultsHeader({ rowCount }: { rowCount: number }) {
   const outcome = useApp((s) => s.check.outcome);
   const stale = useApp((s) => s.check.stale);
   const finishedAt = useApp((s) => s.check.finishedAt);
+  const outcomeRefine = useApp((s) => s.check.outcomeRefine);
   const filter = useApp((s) => s.resultFilter);
   const setResultFilter = useApp((s) => s.setResultFilter);
   const others = useApp((s) => s.othersWhenResult);
@@ -114,6 +130,15 @@ function ResultsHeader({ rowCount }: { rowCount: number }) {
           {formatMeasure(outcome.settings.touchToleranceMm)} mm
           {outcome.scope.kind !== 'all' && ` · ${outcome.scope.kind === 'selection' ? 'selection vs rest' : 'set A vs set B'}`}
           {outcome.resolved.length > 0 && ` · ${outcome.resolved.length} resolved since the last check`}
+          <RefinedSummary summary={outcome.summary} />
+          {outcomeRefine === false && (
+            <>
+              {' · '}
+              <span className="refined-summary" title="Refine CAD fits was off for this check: pairs the file's tessellation could not decide are listed as undecided" data-testid="results-not-refined">
+                CAD fits not refined
+              </span>
+            </>
+          )}
         </p>
       ) : rowCount > 0 ? (
         <p className="summary muted" data-testid="results-summary">
@@ -149,6 +174,20 @@ function ResultsHeader({ rowCount }: { rowCount: number }) {
         </label>
       </div>
     </div>
+  );
+}
+
+/** " · 4 pairs refined to 0.0005 mm", with what it means; nothing when no pair was refined. */
+function RefinedSummary({ summary }: { summary: { refinedPairs: number; finestDeflectionMm: number | null } }) {
+  const text = refinedSummaryText(summary);
+  if (text === null) return null;
+  return (
+    <>
+      {' · '}
+      <span className="refined-summary" title="Pairs the file's tessellation could not decide, decided on their parts re-tessellated finer (the finest linear deflection used)" data-testid="results-refined">
+        {text}
+      </span>
+    </>
   );
 }
 
@@ -195,6 +234,8 @@ function ResultRow(props: { row: TableRow; names: ReadonlyMap<string, string>; s
     openContextMenu({ x, y, target: { kind: 'result', key: r.key } });
   };
   const classes = ['result-row', r.kind ? `kind-${r.kind}` : 'kind-none', `status-row-${r.status}`, selected && 'selected', !result && 'inactive'].filter(Boolean).join(' ');
+  const undecided = result ? undecidedText(result) : null;
+  const refined = result ? refinedTagText(result) : null;
   return (
     <tr
       className={classes}
@@ -219,6 +260,11 @@ function ResultRow(props: { row: TableRow; names: ReadonlyMap<string, string>; s
                 inside
               </span>
             )}
+            {undecided !== null && (
+              <span className="undecided-range" title="The tessellation cannot tell these kinds apart: the exact separation (negative an overlap, positive a gap) lies in this range" data-testid="undecided-range">
+                {undecided}
+              </span>
+            )}
           </>
         ) : (
           <span className="muted">—</span>
@@ -230,6 +276,14 @@ function ResultRow(props: { row: TableRow; names: ReadonlyMap<string, string>; s
       <td className="num">{formatMeasure(result?.depthMm)}</td>
       <td className="num">{formatMeasure(result?.distanceMm)}</td>
       <td className="num">{result ? formatCount(trianglePairCount(result)) : '—'}</td>
+      <td className="num resolution" title={result ? resolutionTitle(result) : undefined} data-testid="resolution">
+        {result ? resolutionCellText(result) : '—'}
+        {refined !== null && (
+          <span className="badge refined" data-testid="refined-tag">
+            {refined}
+          </span>
+        )}
+      </td>
       <td className="row-menu-col">
         <button
           type="button"

@@ -2,14 +2,15 @@
  * The bar over the results table for the selected pair (a result, or two selected parts): what
  * it is, the interference volume outline, and the traversal view — triangles red in a contact,
  * yellow tested without one, and the visited boxes (pruned blue, descended orange) down to a
- * chosen depth.
+ * chosen depth. It says how the pair was decided: the resolution of its depth or distance, the
+ * deflection its parts were re-tessellated to, and what an undecided pair may be.
  */
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../appStore';
 import { formatCount, formatMeasure } from '../state/format';
 import { inspectedPair, TRACE_MAX_DEPTH } from '../state/inspectSlice';
-import { KIND_LABEL } from '../state/results';
+import { KIND_LABEL, resolutionSummary, resolutionTitle, undecidedText } from '../state/results';
 import { maxBoxDepth } from '../scene/traceBoxes';
 
 export function SelectedPairBar() {
@@ -20,6 +21,8 @@ export function SelectedPairBar() {
   const names = useApp((s) => s.partNames);
   if (!pair) return null;
   const r = pair.result;
+  const undecided = r ? undecidedText(r) : null;
+  const resolution = r ? resolutionSummary(r) : null;
   return (
     <div className="pair-bar" data-testid="pair-bar" role="group" aria-label="Selected pair">
       <span className="pair-name">
@@ -31,6 +34,12 @@ export function SelectedPairBar() {
           {r.volumeMm3 !== null && ` · ${formatMeasure(r.volumeMm3)} mm³`}
           {r.depthMm !== null && ` · depth ${formatMeasure(r.depthMm)} mm`}
           {r.distanceMm !== null && r.kind === 'clearance' && ` · ${formatMeasure(r.distanceMm)} mm apart`}
+          {undecided !== null && ` · ${undecided}`}
+        </span>
+      )}
+      {r && resolution !== null && (
+        <span className="pair-resolution muted" title={resolutionTitle(r)} data-testid="pair-resolution">
+          {resolution}
         </span>
       )}
       <span className="spacer" />

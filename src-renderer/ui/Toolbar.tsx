@@ -41,6 +41,7 @@ export function Toolbar() {
       <div className="toolbar-group">
         <CommandButton command="check.run" label={running ? 'Checking…' : 'Check'} title="Run the check with the chosen scope (F5 or Ctrl+Enter)" disabled={!hasDoc || running} testId="check-button" primary />
         <ScopeSelect />
+        <RefineToggle />
         <CheckSettings />
       </div>
       <div className="toolbar-group">
@@ -80,6 +81,21 @@ function ScopeSelect() {
         </option>
       ))}
     </select>
+  );
+}
+
+/** Whether the check re-tessellates CAD parts finer to decide fits (a preference of the window, not of the document). */
+function RefineToggle() {
+  const on = useApp((s) => s.refineFits);
+  const setRefineFits = useApp((s) => s.setRefineFits);
+  return (
+    <label
+      className="checkbox"
+      title="Where a CAD pair's triangles are too coarse to tell its kind (a tight fit: interference or contact?), re-tessellate the two parts finer, down to 0.0005 mm, until it is decided. Off: such pairs are listed as undecided, with the range their exact separation lies in. Mesh files (STL) are checked as given either way."
+    >
+      <input type="checkbox" checked={on} onChange={(e) => setRefineFits(e.target.checked)} data-testid="refine-toggle" />
+      Refine CAD fits
+    </label>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDuration, formatMeasure, mmFieldText, parseMmInput, percentDone } from '../../src-renderer/state/format';
+import { formatCount, formatDuration, formatMeasure, formatSignedMeasure, mmFieldText, parseMmInput, percentDone } from '../../src-renderer/state/format';
 
 describe('formatMeasure', () => {
   it('shows about four significant digits with separators', () => {
@@ -16,6 +16,18 @@ describe('formatMeasure', () => {
     expect(formatMeasure(null)).toBe('—');
     expect(formatMeasure(undefined)).toBe('—');
     expect(formatMeasure(Number.NaN)).toBe('—');
+  });
+});
+
+describe('formatSignedMeasure', () => {
+  it('always writes the sign, with a true minus sign, and none on zero', () => {
+    expect(formatSignedMeasure(-0.012)).toBe('\u22120.012');
+    expect(formatSignedMeasure(0.003)).toBe('+0.003');
+    expect(formatSignedMeasure(-1234.5)).toBe('\u22121,235');
+    expect(formatSignedMeasure(-0.0000123)).toBe('\u22121.23e-5');
+    expect(formatSignedMeasure(0)).toBe('0');
+    expect(formatSignedMeasure(-0)).toBe('0');
+    expect(formatSignedMeasure(null)).toBe('—');
   });
 });
 

@@ -97,7 +97,7 @@ describe('checks and jobs', () => {
     expect(store.getState().check.running).toBe(true);
     await run;
     expect(store.getState().check.jobId).toBe('job-1');
-    expect(host.calls.find(([c]) => c === 'check.run')?.[1]).toEqual({ docId: 'doc-1' });
+    expect(host.calls.find(([c]) => c === 'check.run')?.[1]).toEqual({ docId: 'doc-1', refine: true });
 
     clock.t = 1200;
     host.emit('job.progress', { jobId: 'job-1', kind: 'check', stage: 'building trees', done: 3, total: 10 });
@@ -111,6 +111,58 @@ describe('checks and jobs', () => {
     expect(s.check.outcome?.results).toHaveLength(1);
     expect(s.jobs).toEqual({});
     expect(foregroundJob(s)).toBeNull();
+  });
+
+  it('refines CAD fits unless the toggle is off, and keeps the choice across documents', async () => {
+    const { store, host } = await setup();
+    expect(store.getState().refineFits).toBe(true);
+    store.getState().setRefineFits(false);
+    await store.getState().runCheck();
+    expect(host.calls.filter(([c]) => c === 'check.run').at(-1)?.[1]).toEqual({ docId: 'doc-1', refine: false });
+    host.emit('job.done', { jobId: 'job-1', kind: 'check', outcome: checkOutcome('doc-1', []) });
+    expect(store.getState().check.outcomeRefine).toBe(false);
+
+    host.handle('doc.open', () => documentInfo({ id: 'doc-2', name: 'other.stp' }));
+    await store.getState().openDocument('/data/other.stp');
+    await flush();
+    expect(store.getState().doc?.id).toBe('doc-2');
+    expect(store.getState().refineFits).toBe(false);
+    host.handle('check.run', () => ({ jobId: 'job-2' }));
+    store.getState().runCommand('check.run');
+    await flush();
+    expect(host.calls.filter(([c]) => c === 'check.run').at(-1)?.[1]).toEqual({ docId: 'doc-2', scope: { kind: 'all' }, refine: false });
+    host.emit('job.done', { jobId: 'job-2', kind: 'check', outcome: checkOutcome('doc-2', []) });
+
+    store.getState().setRefineFits(true);
+    host.handle('check.run', () => ({ jobId: 'job-3' }));
+    await store.getState().runCheck();
+    expect(host.calls.filter(([c]) => c === 'check.run').at(-1)?.[1]).toEqual({ docId: 'doc-2', refine: true });
+    host.emit('job.done', { jobId: 'job-3', kind: 'check', outcome: checkOutcome('doc-2', []) });
+    expect(store.getState().check.outcomeRefine).toBe(true);
+    // An outcome this window did not ask for: whether it was refined is not known.
+    host.emit('job.done', { jobId: 'job-4', kind: 'check', outcome: checkOutcome('doc-2', []) });
+    expect(store.getState().check.outcomeRefine).toBeNull();
+  });
+
+  it('takes an outcome with undecided and refined pairs through the contract, and selects them', async () => {
+    const { store, host } = await setup(documentInfo({ parts: [part('a'), part('b', { body: 1, bodyKey: 'src#1' }), part('c', { body: 2, bodyKey: 'src#2' })] }));
+    await store.getState().runCheck();
+    const undecided = pairResult('a', 'b', {
+      kind: 'undecided',
+      depthMm: 0.004,
+      resolutionMm: 0.008,
+      refinedDeflectionMm: 0.0005,
+      separationRangeMm: [-0.012, 0.003],
+      possibleKinds: ['interference', 'contact'],
+    });
+    const refined = pairResult('a', 'c', { kind: 'interference', depthMm: 0.02, volumeMm3: 0.5, resolutionMm: 0.0011, refinedDeflectionMm: 0.001, separationRangeMm: [-0.0211, -0.0189] });
+    host.emit('job.done', { jobId: 'job-1', kind: 'check', outcome: checkOutcome('doc-1', [undecided, refined]) });
+    const s = store.getState();
+    expect(s.check.outcome?.summary).toMatchObject({ interferences: 1, undecided: 1, refinedPairs: 2, finestDeflectionMm: 0.0005 });
+    s.selectResult('a|b');
+    const selected = selectedResultOf(store.getState());
+    expect(selected).toMatchObject({ kind: 'undecided', possibleKinds: ['interference', 'contact'], separationRangeMm: [-0.012, 0.003], refinedDeflectionMm: 0.0005 });
+    expect(store.getState().selectedParts).toEqual(['a', 'b']);
   });
 
   it('accepts a job whose events arrive before the response naming it', async () => {
@@ -343,7 +395,7 @@ describe('commands', () => {
     const { store, host } = await setup();
     store.getState().runCommand('check.run');
     await flush();
-    expect(host.calls.find(([c]) => c === 'check.run')?.[1]).toEqual({ docId: 'doc-1', scope: { kind: 'all' } });
+    expect(host.calls.find(([c]) => c === 'check.run')?.[1]).toEqual({ docId: 'doc-1', scope: { kind: 'all' }, refine: true });
     store.getState().runCommand('view.toggleProjection');
     expect(store.getState().projection).toBe('orthographic');
   });

@@ -88,12 +88,18 @@ export function pairResult(a: string, b: string, overrides: Partial<PairResultIn
     depthMm: null,
     toleranceMm: 0.01,
     reason: null,
+    // A CAD contact decided on the file's tessellation: touching within ±0.001 mm.
+    resolutionMm: 0.001,
+    refinedDeflectionMm: null,
+    separationRangeMm: [-0.001, 0.001],
+    possibleKinds: null,
     status: 'new',
     ...overrides,
   };
 }
 
 export function checkOutcome(docId: string, results: PairResultInfo[], overrides: Partial<CheckOutcome> = {}): CheckOutcome {
+  const refined = results.flatMap((r) => (r.refinedDeflectionMm === null ? [] : [r.refinedDeflectionMm]));
   return {
     checkId: 'check-1',
     docId,
@@ -106,6 +112,9 @@ export function checkOutcome(docId: string, results: PairResultInfo[], overrides
       contacts: results.filter((r) => r.kind === 'contact').length,
       clearanceViolations: results.filter((r) => r.kind === 'clearance').length,
       ignored: results.filter((r) => r.kind === 'ignored').length,
+      undecided: results.filter((r) => r.kind === 'undecided').length,
+      refinedPairs: refined.length,
+      finestDeflectionMm: refined.length > 0 ? Math.min(...refined) : null,
       elapsedMs: 12,
     },
     results,
