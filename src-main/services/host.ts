@@ -360,7 +360,7 @@ function inScope(scope: CheckScope, a: string, b: string): boolean {
 }
 
 function stageOf(p: CheckProgress): string {
-  return p.phase === 'broadphase' ? 'finding candidate pairs' : p.phase === 'pairs' ? 'checking pairs' : 'computing volumes';
+  return p.phase === 'broadphase' ? 'finding candidate pairs' : p.phase === 'pairs' ? 'checking pairs' : p.phase === 'refine' ? 'refining CAD fits' : 'computing volumes';
 }
 
 function renderReport(report: InterferenceReport, format: ReportFormat): string {
