@@ -461,7 +461,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRecord> {
 
     // 1. In this process, as the command line does it (the process pool builds the trees).
     note('load: checking in this process…');
-    const rss: Record<CheckStage | 'report', number> = { open: 0, trees: 0, check: 0, report: 0 };
+    const rss: Record<CheckStage | 'report', number> = { open: 0, trees: 0, check: 0, refine: 0, report: 0 };
     let lastSample = 0;
     const sample = (stage: CheckStage | 'report', force = false): void => {
       const now = performance.now();
@@ -507,7 +507,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRecord> {
         check_ms: ms(result.timings.checkMs),
         report_ms: ms(t2 - t1),
         total_ms: ms(t2 - t0),
-        rss_mb_by_phase: { open: mb(rss.open), trees: mb(rss.trees), check: mb(rss.check), report: mb(rss.report) },
+        rss_mb_by_phase: { open: mb(rss.open), trees: mb(rss.trees), check: mb(rss.check), refine: mb(rss.refine), report: mb(rss.report) },
         peak_rss_mb: ms(process.resourceUsage().maxRSS / 1024),
       },
       pairs: {

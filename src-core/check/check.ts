@@ -508,7 +508,7 @@ async function checkPair(
       // show, and they touch or cross at every pair, so they are at most the least fall-back
       // there apart (and at most the deepest point's). Tessellations that coincide where they
       // touch follow one exact surface there.
-      let lo = 0, hi = 0;
+      let lo: number, hi: number;
       if (!(depth === 0 && coincidentTessellations(a, b, rel, pairs))) {
         const pb = pairBounds(a, b, pairs)!;
         lo = -depth - pb.grow;
