@@ -120,37 +120,42 @@ describe('buildReport', () => {
       settings: { touchToleranceMm: 0.01, clearanceMm: 0.5, contactIsInterference: false, touchToleranceAuto: false },
       summary: {
         parts: 6, triangles: 5040, interferences: 2, contacts: 1, clearanceViolations: 1, ignored: 1,
-        elapsedMs: 85, contained: 1,
+        elapsedMs: 85, contained: 1, undecided: 0, refinedPairs: 0, finestDeflectionMm: null,
       },
       results: [
         {
           a: 'bolt-1', b: 'plate', kind: 'interference', geometricKind: 'interference',
           volumeMm3: 3.52, centroidMm: [12.1, 40.5, 3.0], contained: false, containedPart: null,
           distanceMm: 0, closestPointsMm: null, depthMm: 0.5, toleranceMm: 0.01, reason: null,
+          resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [[412, 97], [413, 97]],
         },
         {
           a: 'plate', b: 'nut-12', kind: 'interference', geometricKind: 'interference',
           volumeMm3: 664.4, centroidMm: [90, 20, 10], contained: true, containedPart: 'nut-12',
           distanceMm: 0, closestPointsMm: null, depthMm: null, toleranceMm: 0.01, reason: null,
+          resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [],
         },
         {
           a: 'nut-2', b: 'plate', kind: 'contact', geometricKind: 'contact',
           volumeMm3: null, centroidMm: null, contained: false, containedPart: null,
           distanceMm: 0, closestPointsMm: null, depthMm: 0.004, toleranceMm: 0.01, reason: null,
+          resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [[1, 2]],
         },
         {
           a: 'gear', b: 'tet', kind: 'clearance', geometricKind: 'clearance',
           volumeMm3: null, centroidMm: null, contained: false, containedPart: null,
           distanceMm: 0.3, closestPointsMm: [[1, 2, 3], [1.3, 2, 3]], depthMm: null, toleranceMm: 0.05, reason: null,
+          resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [],
         },
         {
           a: 'bolt-1', b: 'nut-2', kind: 'ignored', geometricKind: 'interference',
           volumeMm3: null, centroidMm: null, contained: false, containedPart: null,
           distanceMm: null, closestPointsMm: null, depthMm: 0.2, toleranceMm: 0.01, reason: 'press fit by design',
+          resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [[5, 6]],
         },
       ],
@@ -347,6 +352,7 @@ describe('reportToJson and parseReport', () => {
       a: 'bolt-1', b: 'plate', kind: 'interference', geometricKind: 'interference',
       volumeMm3: 3.52, centroidMm: [12.1, 40.5, 3], contained: false, containedPart: null,
       distanceMm: null, closestPointsMm: null, depthMm: null, toleranceMm: 0.01, reason: null,
+      resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
       trianglePairs: [[412, 97], [413, 97]],
     });
     expect(report.settings.touchToleranceAuto).toBe(false);
@@ -425,13 +431,14 @@ describe('reportToCsv', () => {
     expect(rows[0]).toEqual([
       'a', 'a_name', 'b', 'b_name', 'kind', 'volume_mm3', 'centroid_x_mm', 'centroid_y_mm', 'centroid_z_mm',
       'contained', 'distance_mm', 'depth_mm', 'triangle_pairs', 'tolerance_mm', 'reason',
+      'resolution_mm', 'refined_deflection_mm', 'separation_min_mm', 'separation_max_mm', 'possible_kinds',
     ]);
     expect(rows.slice(1)).toEqual([
-      ['bolt-1', 'bolt', 'plate', 'plate', 'interference', '3.52', '12.1', '40.5', '3', 'false', '0', '0.5', '2', '0.01', ''],
-      ['plate', 'plate', 'nut-12', 'nut', 'interference', '664.4', '90', '20', '10', 'true', '0', '', '0', '0.01', ''],
-      ['nut-2', 'nut', 'plate', 'plate', 'contact', '', '', '', '', 'false', '0', '0.004', '1', '0.01', ''],
-      ['gear', 'gearwheel', 'tet', 'tetrahedron', 'clearance', '', '', '', '', 'false', '0.3', '', '0', '0.05', ''],
-      ['bolt-1', 'bolt', 'nut-2', 'nut', 'ignored', '', '', '', '', 'false', '', '0.2', '1', '0.01', 'press fit by design'],
+      ['bolt-1', 'bolt', 'plate', 'plate', 'interference', '3.52', '12.1', '40.5', '3', 'false', '0', '0.5', '2', '0.01', '', '', '', '', '', ''],
+      ['plate', 'plate', 'nut-12', 'nut', 'interference', '664.4', '90', '20', '10', 'true', '0', '', '0', '0.01', '', '', '', '', '', ''],
+      ['nut-2', 'nut', 'plate', 'plate', 'contact', '', '', '', '', 'false', '0', '0.004', '1', '0.01', '', '', '', '', '', ''],
+      ['gear', 'gearwheel', 'tet', 'tetrahedron', 'clearance', '', '', '', '', 'false', '0.3', '', '0', '0.05', '', '', '', '', '', ''],
+      ['bolt-1', 'bolt', 'nut-2', 'nut', 'ignored', '', '', '', '', 'false', '', '0.2', '1', '0.01', 'press fit by design', '', '', '', '', ''],
     ]);
     expect(text.split('\r\n').length).toBe(7);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
@@ -602,9 +609,9 @@ describe('reportToHtml', () => {
     const rows = tableRows(html, 'results');
     expect(rows).toHaveLength(report.results.length);
     expect(rows.map((r) => kindOf(r[0]!))).toEqual(['interference', 'interference', 'clearance', 'contact', 'ignored']);
-    expect(rows[0]).toEqual(['interference', 'bolt bolt-1', 'plate', '3.52 mm³', '0.5 mm', '0 mm', '2', 'no', '0.01 mm']);
-    expect(rows[1]).toEqual(['interference', 'plate', 'nut nut-12', '664.4 mm³', '—', '0 mm', '0', 'yes: nut inside', '0.01 mm']);
-    expect(rows[2]).toEqual(['clearance', 'gearwheel gear', 'tetrahedron tet', '—', '—', '0.3 mm', '0', 'no', '0.05 mm']);
+    expect(rows[0]).toEqual(['interference', 'bolt bolt-1', 'plate', '3.52 mm³', '0.5 mm', '0 mm', '2', 'no', '0.01 mm', 'as given']);
+    expect(rows[1]).toEqual(['interference', 'plate', 'nut nut-12', '664.4 mm³', '—', '0 mm', '0', 'yes: nut inside', '0.01 mm', 'as given']);
+    expect(rows[2]).toEqual(['clearance', 'gearwheel gear', 'tetrahedron tet', '—', '—', '0.3 mm', '0', 'no', '0.05 mm', 'as given']);
     expect(rows[4]![0]).toBe('ignoredpress fit by designgeometry: interference');
     // Header labels with units; headers are buttons.
     for (const label of ['Kind', 'Part A', 'Part B', 'Volume (mm³)', 'Depth (mm)', 'Min distance (mm)', 'Triangle pairs', 'Contained', 'Tolerance (mm)']) {
@@ -626,7 +633,7 @@ describe('reportToHtml', () => {
     expect(html).toContain('class="badge k-contact"><span class="n">1</span> contact<');
     expect(html).toContain('class="badge k-ignored"><span class="n">1</span> ignored pair<');
     expect(html).toContain('5,040 triangles');
-    expect(html).toContain('0.01 mm (automatic');
+    expect(html).toContain('0.01 mm (the default)');
     expect(html).toContain('0.5 mm: pairs closer');
     expect(html).toContain('status fail');
     expect(html).toContain('<time datetime="2026-11-29T12:00:00Z">2026-11-29 12:00:00 UTC</time> by Interfere 0.1.0');
