@@ -295,7 +295,7 @@ function summaryTable(result: CheckFileResult): string {
   lines.push(`  ${s.interferences} interference(s), ${s.clearanceViolations} clearance violation(s), ${s.contacts} contact(s), ${s.ignored} ignored` +
     (s.undecided > 0 ? `, ${s.undecided} undecided` : ''));
   if (s.refinedPairs > 0 && s.finestDeflectionMm !== null) {
-    lines.push(`  ${s.refinedPairs} pair(s) decided on bodies tessellated finer, down to ${s.finestDeflectionMm} mm`);
+    lines.push(`  ${s.refinedPairs} pair(s) checked again on bodies tessellated finer, down to ${s.finestDeflectionMm} mm`);
   }
   const rows = r.results.filter((x) => x.kind !== 'ignored' && x.kind !== 'contact');
   if (rows.length > 0) {
