@@ -476,7 +476,7 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
     out.push(`<p>${formatCount(s.contained)} of the results ${s.contained === 1 ? 'is a part' : 'are parts'} wholly inside another part.</p>\n`);
   }
   if (s.refinedPairs > 0 && s.finestDeflectionMm !== null) {
-    out.push(`<p>${formatCount(s.refinedPairs)} ${s.refinedPairs === 1 ? 'pair was' : 'pairs were'} decided on bodies re-tessellated finer, down to ${formatNumber(s.finestDeflectionMm)} mm.</p>\n`);
+    out.push(`<p>${formatCount(s.refinedPairs)} ${s.refinedPairs === 1 ? 'pair was' : 'pairs were'} checked again on bodies re-tessellated finer, down to ${formatNumber(s.finestDeflectionMm)} mm.</p>\n`);
   }
   out.push('</section>\n');
 
