@@ -255,22 +255,37 @@ export async function writeFileAtomic(filePath: string, data: string | Uint8Arra
     // no file there yet (or a dangling link): write a new one at the path as given
   }
   const temp = tempPathFor(target);
+  await writeViaTemp(fs, temp, target, data, mode, filePath);
+  if (options.syncFolder ?? true) await syncFolder(path.dirname(target));
+}
+
+/**
+ * Writes `data` through `fs` to the new file `temp` (mode `mode`), flushes it, runs `beforeRename` (which may
+ * throw to refuse), and renames it over `target`; on any failure removes the temporary file and
+ * throws FileError naming `filePath`.
+ */
+async function writeViaTemp(
+  fs: AtomicFs, temp: string, target: string, data: string | Uint8Array, mode: number, filePath: string,
+  beforeRename: () => Promise<void> = async () => undefined,
+): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   inFlight.add(temp);
   let handle: nodeFs.FileHandle | null = null;
   let created = false;
   try {
-    handle = await fs.open(temp, 'wx', mode);
+    const h = await fs.open(temp, 'wx', mode);
+    handle = h;
     created = true;
     let written = 0;
     while (written < bytes.length) {
-      const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, null);
+      const { bytesWritten } = await h.write(bytes, written, bytes.length - written, null);
       if (bytesWritten <= 0) throw new Error('the write made no progress');
       written += bytesWritten;
     }
-    await handle.sync();
-    await handle.close();
+    await h.sync();
+    await h.close();
     handle = null;
+    await beforeRename();
     await fs.rename(temp, target);
     created = false;
   } catch (err) {
@@ -280,7 +295,6 @@ export async function writeFileAtomic(filePath: string, data: string | Uint8Arra
   } finally {
     inFlight.delete(temp);
   }
-  if (options.syncFolder ?? true) await syncFolder(path.dirname(target));
 }
 
 /** Flushes a folder's entries to disk; best effort (not every platform can open a folder). */
@@ -446,34 +460,11 @@ export async function writeOutputFile(filePath: string, data: string | Uint8Arra
   if (problem !== null) throw new FileError(filePath, problem, null);
   const mode = before !== null ? Number(before.mode & 0o7777n) : 0o666;
   const temp = path.join(dir, `.interfere-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  inFlight.add(temp);
-  let handle: nodeFs.FileHandle | null = null;
-  let created = false;
-  try {
-    handle = await fs.open(temp, 'wx', mode);
-    created = true;
-    let written = 0;
-    while (written < bytes.length) {
-      const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, null);
-      if (bytesWritten <= 0) throw new Error('the write made no progress');
-      written += bytesWritten;
-    }
-    await handle.sync();
-    await handle.close();
-    handle = null;
-    // What is there now may have changed while the data was written.
+  // What is there now may have changed while the data was written.
+  await writeViaTemp(fs, temp, target, data, mode, filePath, async () => {
     const late = targetProblem(await lstatOrNull(target, filePath), options.refuse);
     if (late !== null) throw new FileError(filePath, late, null);
-    await fs.rename(temp, target);
-    created = false;
-  } catch (err) {
-    if (handle !== null) await handle.close().catch(() => undefined);
-    if (created) await fs.unlink(temp).catch(() => undefined);
-    throw toFileError(filePath, err, true);
-  } finally {
-    inFlight.delete(temp);
-  }
+  });
   if (options.syncFolder ?? true) await syncFolder(dir);
 }
 
