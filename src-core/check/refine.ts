@@ -129,14 +129,14 @@ export async function refineCheck(request: CheckRequest, first: CheckResult, ref
     }
     // What each part is asked to become this round: the finest deflection any of its pairs needs.
     const want = new Map<string, number>();
-    const pairsThisRound: PairResult[] = [];
+    const asking: PairResult[] = [];
     for (const r of open) {
       const sa = sides.get(r.a), sb = sides.get(r.b);
       const refinable = [sa, sb].filter((s): s is Side => s !== undefined && !stuck.has(s.part.id) && s.current > limits.minDeflectionMm * (1 + 1e-9));
       if (refinable.length === 0) continue;
       const d = neededDeflection(r, sa !== undefined && sb !== undefined ? 2 : 1, limits.minDeflectionMm, request.settings.clearanceMm);
       for (const s of refinable) want.set(s.part.id, Math.min(want.get(s.part.id) ?? Infinity, onLadder(Math.min(d, s.current / 2), limits.minDeflectionMm)));
-      pairsThisRound.push(r);
+      asking.push(r);
     }
     // One read per source per round, at the finest deflection its parts ask for, within the
     // source's triangle budget (predicted as if every face were doubly curved: triangles ∝ 1/d).
@@ -181,9 +181,8 @@ export async function refineCheck(request: CheckRequest, first: CheckResult, ref
       }
       perSource.set(src, target);
     }
-    const pairsLeft = pairsThisRound.filter((r) => want.has(r.a) || want.has(r.b));
-    pairsThisRound.length = 0;
-    pairsThisRound.push(...pairsLeft);
+    // The pairs with a part that is read again this round.
+    const pairsThisRound = asking.filter((r) => want.has(r.a) || want.has(r.b));
     if (pairsThisRound.length === 0) break;
 
     options.onProgress?.({ phase: 'refine', done: round, total: limits.maxRounds });
