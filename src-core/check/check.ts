@@ -49,6 +49,7 @@ import { precisionWarnings } from './precision.js';
 import { coincidentTessellations } from './coincident.js';
 import { DEFAULT_TOUCH_TOLERANCE_MM, hasChordError, maxChordError, pairBounds, pairResolutionBound } from './tolerance.js';
 import { decide, type KindBounds } from './resolution.js';
+import { surfaceBounds, type SeparationBounds } from './analytic.js';
 import type { CheckPart, CheckProgress, CheckRequest, CheckResult, GeometryKind, PairResult, ResultKind } from './types.js';
 
 export interface CheckOptions {
@@ -516,9 +517,22 @@ async function checkPair(
       } else {
         lo = hi = -depth;
       }
-      const resolution = Math.max(-depth - lo, hi + depth);
-      const d = decide(-depth, lo, hi, bounds);
+      let d = decide(-depth, lo, hi, bounds);
       let kind = kindOf(d.possible);
+      let s = -depth;
+      if (kind === 'undecided') {
+        // The faces' exact surfaces may decide what their chords cannot (./analytic.ts); an
+        // interference so decided is still refined, for a volume from finer triangles, and a pair
+        // they leave undecided keeps the triangles' bounds, which steer the refinement.
+        const narrowed = narrow(lo, surfaceBounds(a, b, rel, pairs));
+        if (narrowed) {
+          const sn = clamp(-depth, narrowed[0], narrowed[1]);
+          const dn = decide(sn, narrowed[0], narrowed[1], bounds);
+          const kn = kindOf(dn.possible);
+          if (kn !== 'interference' && kn !== 'undecided') { [lo, hi] = narrowed; d = dn; kind = kn; s = sn; }
+        }
+      }
+      const resolution = Math.max(s - lo, hi - s);
       let volume: number | null = null, centroid: [number, number, number] | null = null;
       if (kind === 'interference') {
         const overlap = overlapOf();
@@ -535,7 +549,7 @@ async function checkPair(
         volumeMm3: kind === 'interference' ? volume : null,
         centroidMm: kind === 'interference' ? centroid : null,
         distanceMm: 0,
-        depthMm: depth,
+        depthMm: Math.max(0, -s),
         resolutionMm: resolution,
         separationRangeMm: [lo, hi],
         possibleKinds: kind === 'undecided' ? d.possible : null,
@@ -585,10 +599,19 @@ async function checkPair(
   const measured = { ...none, distanceMm: dist.distance, closestPointsMm: [pa, pb] as const };
   if (cad) {
     const pb = pairBounds(a, b, [dist.triangleA, dist.triangleB])!;
-    const lo = dist.distance - pb.grow, hi = dist.distance + pb.shrinkMax;
-    const resolution = Math.max(pb.grow, pb.shrinkMax);
-    const d = decide(dist.distance, lo, hi, bounds);
-    const kind = kindOf(d.possible);
+    let lo = dist.distance - pb.grow, hi = dist.distance + pb.shrinkMax;
+    let resolution = Math.max(pb.grow, pb.shrinkMax);
+    let d = decide(dist.distance, lo, hi, bounds);
+    let kind = kindOf(d.possible);
+    if (kind === 'undecided') {
+      const narrowed = narrow(lo, surfaceBounds(a, b, rel, [dist.triangleA, dist.triangleB]));
+      if (narrowed) {
+        const sn = clamp(dist.distance, narrowed[0], narrowed[1]);
+        const dn = decide(sn, narrowed[0], narrowed[1], bounds);
+        const kn = kindOf(dn.possible);
+        if (kn !== 'interference' && kn !== 'undecided') { [lo, hi] = narrowed; d = dn; kind = kn; resolution = Math.max(sn - lo, hi - sn); }
+      }
+    }
     if (kind === 'clear') return null;
     return {
       ...measured,
@@ -604,6 +627,21 @@ async function checkPair(
   else return null;
   return { ...measured, geometricKind: kind };
 }
+
+/**
+ * The separation's bounds with the surfaces' (./analytic.ts): the larger of the two lower bounds,
+ * and the surfaces' upper bound alone — the chordal upper bound trusts a planar triangle as exact,
+ * but where a curved edge trims its face (a plate's face around a bore) its chord reaches into the
+ * bore. Null when the surfaces add nothing or contradict the triangles (then they are not used).
+ */
+function narrow(lo: number, s: SeparationBounds | null): [number, number] | null {
+  if (!s || !Number.isFinite(s.hi)) return null;
+  const l = Math.max(lo, s.lo);
+  if (l > s.hi) return null;
+  return [l, s.hi];
+}
+
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 
 /** Pairs sorted by (triangle of a, triangle of b). */
 function sortPairs(p: Uint32Array): Uint32Array {

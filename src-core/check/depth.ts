@@ -29,7 +29,7 @@ const MAX_WALKS = 4000;
 const orientation = new WeakMap<TriangleMesh, number>();
 
 /** +1 when the mesh's triangles face outward (positive signed volume), else −1. */
-function outwardSign(mesh: TriangleMesh): number {
+export function outwardSign(mesh: TriangleMesh): number {
   let s = orientation.get(mesh);
   if (s === undefined) {
     s = volumeProps(mesh).volume >= 0 ? 1 : -1;

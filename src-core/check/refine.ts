@@ -19,6 +19,7 @@
  */
 import type { TriangleMesh } from '../geometry/mesh.js';
 import type { ObbTree } from '../obbtree/layout.js';
+import type { FaceSurfaces } from '../geometry/surfaces.js';
 import { runCheck, summarize, CheckAbortedError, type CheckOptions } from './check.js';
 import { LINE_TO_LINE_MM, MIN_DEFLECTION_MM } from './resolution.js';
 import { maxChordError } from './tolerance.js';
@@ -30,6 +31,9 @@ export interface RefinedBody {
   readonly tree: ObbTree;
   readonly chordErrorMm: Float32Array | null;
   readonly chordSide: Int8Array | null;
+  /** Its faces and their recovered surfaces (./analytic.ts), when known. */
+  readonly faceRanges?: Uint32Array | null;
+  readonly surfaces?: FaceSurfaces | null;
   /** The linear deflection it was tessellated with (mm). */
   readonly deflectionMm: number;
 }
@@ -195,7 +199,7 @@ export async function refineCheck(request: CheckRequest, first: CheckResult, ref
       const d = perSource.get(ref.sourceKey)!;
       try {
         const body = await refiner.body(ref.sourceKey, ref.bodyIndex, d, options.signal);
-        const part: CheckPart = { ...s.part, mesh: body.mesh, tree: body.tree, chordErrorMm: body.chordErrorMm, chordSide: body.chordSide, deflectionMm: body.deflectionMm };
+        const part: CheckPart = { ...s.part, mesh: body.mesh, tree: body.tree, chordErrorMm: body.chordErrorMm, chordSide: body.chordSide, faceRanges: body.faceRanges ?? null, surfaces: body.surfaces ?? null, deflectionMm: body.deflectionMm };
         sides.set(id, { part, current: body.deflectionMm });
         refinedParts.set(id, part);
       } catch (e) {

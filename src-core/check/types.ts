@@ -1,6 +1,7 @@
 /** Inputs and results of a whole-assembly check (see ./check.ts). */
 import type { TriangleMesh } from '../geometry/mesh.js';
 import type { ObbTree } from '../obbtree/layout.js';
+import type { FaceSurfaces } from '../geometry/surfaces.js';
 
 /** A part ready to be checked: its body's mesh and tree (body coordinates) and its placement. */
 export interface CheckPart {
@@ -26,6 +27,13 @@ export interface CheckPart {
    * the mesh there), −1 concave (smaller), 0 either. Absent: either, everywhere.
    */
   readonly chordSide?: Int8Array | null;
+  /**
+   * The body's B-rep faces as inclusive [first, last] triangle ranges, and their recovered exact
+   * surfaces (../geometry/surfaces.ts), for the closed-form bounds of ./analytic.ts. Absent: the
+   * check decides on the triangles and their chordal errors alone.
+   */
+  readonly faceRanges?: Uint32Array | null;
+  readonly surfaces?: FaceSurfaces | null;
   /**
    * Which re-tessellable body this part places (a CAD source's body), for refinement
    * (./refine.ts); null or absent for meshes that are the geometry (STL) and bodies that cannot be

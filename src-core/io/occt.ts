@@ -50,6 +50,7 @@ import type { OcctMesh, OcctReader, OcctResult } from 'occt-import-js';
 import { checkBodyTriangles, checkFileSize, checkFileTriangles, limitsOf } from './limits.js';
 import type { EffectiveLimits, ImportLimits } from './limits.js';
 import { weld } from '../geometry/weld.js';
+import { fitFaceSurfaces } from '../geometry/surfaces.js';
 import { missingBodyWarnings, PLAUSIBLE_UNIT_TEXT, stepCensus, unitLabel, unitSize, unitVerdict } from './stepCensus.js';
 import type { StepCensus } from './stepCensus.js';
 import {
@@ -1047,6 +1048,7 @@ function convertMesh(raw: unknown, b: number, fileName: string): ConvertedMesh {
   }
 
   const faces = faceRangesOf(mesh.brep_faces, triangleCount);
+  const surfaces = faces.ranges ? fitFaceSurfaces(positions, indices, faces.ranges) : null;
   const welded = weld(positions, indices);
   const body: ImportedBody = {
     name,
@@ -1057,6 +1059,7 @@ function convertMesh(raw: unknown, b: number, fileName: string): ConvertedMesh {
     faceRanges: faces.ranges,
     chordErrorMm,
     chordSide,
+    surfaces,
   };
   return { body, emptyFaces: faces.empty, badFaces: faces.bad };
 }

@@ -5,6 +5,7 @@
  * An importer never guesses silently: a file it cannot read completely is an ImportError whose
  * message names the file and the problem; oddities it can read past are listed in `warnings`.
  */
+import type { FaceSurfaces } from '../geometry/surfaces.js';
 import type { ImportLimits } from './limits.js';
 
 /** What a unitless file's numbers mean (STL has no units). */
@@ -45,6 +46,12 @@ export interface ImportedBody {
    * exact solid is larger than the mesh there), −1 concave (smaller), 0 either; null when unknown.
    */
   chordSide?: Int8Array | null;
+  /**
+   * Per face (in faceRanges order), its exact surface when it is a plane, cylinder or sphere
+   * (../geometry/surfaces.ts), recovered from occt's vertices and normals; null or absent when
+   * unknown (STL, no normals).
+   */
+  surfaces?: FaceSurfaces | null;
 }
 
 export interface ImportResult {

@@ -159,6 +159,8 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
       transform: p.transform,
       chordErrorMm: p.body.chordErrorMm ?? null,
       chordSide: p.body.chordSide ?? null,
+      faceRanges: p.body.faceRanges,
+      surfaces: p.body.surfaces ?? null,
       refine: refinable.has(p.sourceId) ? { sourceKey: p.sourceId, bodyIndex: p.bodyIndex } : null,
     };
   });

@@ -402,7 +402,7 @@ const RELATIVE = new Float64Array(12);
 export function checkPartsOf(doc: { readonly parts: readonly PartState[]; readonly bodies: ReadonlyMap<string, BodyState> }): CheckPart[] {
   return doc.parts.map((p) => {
     const b = doc.bodies.get(p.bodyKey) as BodyState;
-    return { id: p.id, name: p.name, mesh: b.mesh, tree: b.tree, transform: Float64Array.from(p.transform), chordErrorMm: b.body.chordErrorMm ?? null, chordSide: b.body.chordSide ?? null };
+    return { id: p.id, name: p.name, mesh: b.mesh, tree: b.tree, transform: Float64Array.from(p.transform), chordErrorMm: b.body.chordErrorMm ?? null, chordSide: b.body.chordSide ?? null, faceRanges: b.body.faceRanges, surfaces: b.body.surfaces ?? null };
   });
 }
 

@@ -90,7 +90,7 @@ export function createHostRefiner(options: HostRefinerOptions): HostRefiner {
           if (!tree) throw new Error(`no tree was built for body ${bodyIndex} of source '${sourceKey}'`);
           stats.bodies++;
           stats.triangles += mesh.triangleCount;
-          return { mesh, tree, chordErrorMm: body.chordErrorMm ?? null, chordSide: body.chordSide ?? null, deflectionMm };
+          return { mesh, tree, chordErrorMm: body.chordErrorMm ?? null, chordSide: body.chordSide ?? null, faceRanges: body.faceRanges, surfaces: body.surfaces ?? null, deflectionMm };
         })();
         bodies.set(id, p);
         p.catch(() => bodies.delete(id));

@@ -3,7 +3,8 @@
  * radii, fits and offsets, tessellated as OpenCascade does (every vertex on the exact surface,
  * exact normals, a deflection), refined by a refiner that tessellates the exact shapes again.
  * Whatever the tessellation, a fit that is an interference is never reported as contact or clear,
- * and a decided kind is always the exact one.
+ * and a decided kind is always the exact one — on the triangles alone, and with the exact surfaces
+ * the importer recovers from them (src-core/geometry/surfaces.ts, src-core/check/analytic.ts).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -11,6 +12,7 @@ import { createMesh } from '../../../src-core/geometry/mesh';
 import { weld } from '../../../src-core/geometry/weld';
 import { buildObbTree } from '../../../src-core/obbtree/build';
 import { estimateChordErrors, estimateChordSides } from '../../../src-core/io/occt';
+import { fitFaceSurfaces } from '../../../src-core/geometry/surfaces';
 import { runCheck } from '../../../src-core/check/check';
 import { refineCheck, type Refiner, type RefinedBody } from '../../../src-core/check/refine';
 import { kindOfSeparation, LINE_TO_LINE_MM } from '../../../src-core/check/resolution';
@@ -107,28 +109,35 @@ function sphere(s: Soup, r: number, d: number, phase: number, outward: boolean):
 interface Fit { shape: 'pin' | 'ball'; radius: number; fitMm: number; offsetMm: number; phase: number }
 
 /** The two bodies of a fit at deflection d: the outer part (a tube or a hollow ball) and the inner one. */
-function tessellate(f: Fit, body: 0 | 1, d: number): RefinedBody {
+function tessellate(f: Fit, body: 0 | 1, d: number, withSurfaces = false): RefinedBody {
   const s: Soup = { positions: [], normals: [], indices: [] };
+  // Each side, cap and sphere is one B-rep face.
+  const ranges: number[] = [];
+  const face = (make: () => void): void => {
+    const first = s.indices.length / 3;
+    make();
+    ranges.push(first, s.indices.length / 3 - 1);
+  };
   const rHole = f.radius, rIn = f.radius + f.fitMm, wall = 2, L = 6;
   const ph = f.phase + body * 0.37 + d * 1000;
   if (f.shape === 'pin') {
     if (body === 0) {
       const nIn = segments(rHole, d), nOut = segments(rHole + wall, d);
-      side(s, rHole, 0, L, nIn, ph, false);
-      side(s, rHole + wall, 0, L, nOut, ph, true);
-      cap(s, rHole, rHole + wall, L, nOut, ph, ph, nIn, true);
-      cap(s, rHole, rHole + wall, 0, nOut, ph, ph, nIn, false);
+      face(() => side(s, rHole, 0, L, nIn, ph, false));
+      face(() => side(s, rHole + wall, 0, L, nOut, ph, true));
+      face(() => cap(s, rHole, rHole + wall, L, nOut, ph, ph, nIn, true));
+      face(() => cap(s, rHole, rHole + wall, 0, nOut, ph, ph, nIn, false));
     } else {
       const n = segments(rIn, d);
-      side(s, rIn, -1, L + 1, n, ph, true);
-      cap(s, 0, rIn, L + 1, n, 0, ph, 0, true);
-      cap(s, 0, rIn, -1, n, 0, ph, 0, false);
+      face(() => side(s, rIn, -1, L + 1, n, ph, true));
+      face(() => cap(s, 0, rIn, L + 1, n, 0, ph, 0, true));
+      face(() => cap(s, 0, rIn, -1, n, 0, ph, 0, false));
     }
   } else if (body === 0) {
-    sphere(s, rHole, d, ph, false);
-    sphere(s, rHole + wall, d, ph, true);
+    face(() => sphere(s, rHole, d, ph, false));
+    face(() => sphere(s, rHole + wall, d, ph, true));
   } else {
-    sphere(s, rIn, d, ph, true);
+    face(() => sphere(s, rIn, d, ph, true));
   }
   const positions = Float64Array.from(s.positions), normals = Float64Array.from(s.normals), indices = Uint32Array.from(s.indices);
   // The inner part sits off the axis by the offset.
@@ -137,19 +146,25 @@ function tessellate(f: Fit, body: 0 | 1, d: number): RefinedBody {
   const chordSide = estimateChordSides(positions, normals, indices);
   const w = weld(positions, indices);
   const mesh = createMesh(w.positions, w.indices);
-  return { mesh, tree: buildObbTree(mesh), chordErrorMm, chordSide, deflectionMm: d };
+  const faceRanges = Uint32Array.from(ranges);
+  const surfaces = withSurfaces ? fitFaceSurfaces(positions, indices, faceRanges) : null;
+  return { mesh, tree: buildObbTree(mesh), chordErrorMm, chordSide, faceRanges: withSurfaces ? faceRanges : null, surfaces, deflectionMm: d };
 }
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 const SETTINGS: CheckSettings = { touchToleranceMm: 0.002, clearanceMm: 0.02, contactIsInterference: false };
 
-async function checkFit(f: Fit): Promise<{ kind: string; possible: readonly string[] | null; exact: string; refined: number | null }> {
+async function checkFit(f: Fit, withSurfaces = false): Promise<{ kind: string; possible: readonly string[] | null; exact: string; refined: number | null }> {
   const parts: CheckPart[] = ([0, 1] as const).map((b) => {
     // The file's own tessellation: a coarse deflection, chordal errors estimated (no deflection known).
-    const body = tessellate(f, b, 0.04);
-    return { id: b === 0 ? 'seat' : 'inner', name: '', mesh: body.mesh, tree: body.tree, transform: IDENTITY, chordErrorMm: body.chordErrorMm, chordSide: body.chordSide, refine: { sourceKey: 'fit', bodyIndex: b } };
+    const body = tessellate(f, b, 0.04, withSurfaces);
+    return {
+      id: b === 0 ? 'seat' : 'inner', name: '', mesh: body.mesh, tree: body.tree, transform: IDENTITY,
+      chordErrorMm: body.chordErrorMm, chordSide: body.chordSide, faceRanges: body.faceRanges, surfaces: body.surfaces,
+      refine: { sourceKey: 'fit', bodyIndex: b },
+    };
   });
-  const refiner: Refiner = { body: async (_src, i, d) => tessellate(f, i as 0 | 1, d) };
+  const refiner: Refiner = { body: async (_src, i, d) => tessellate(f, i as 0 | 1, d, withSurfaces) };
   const request = { parts, settings: SETTINGS, ignore: [] };
   const first = await runCheck(request);
   const result = await refineCheck(request, first, refiner, { limits: { timeBudgetMs: 60_000 } });
@@ -173,11 +188,14 @@ const fits = fc.record({
   phase: fc.double({ min: 0, max: 1, noNaN: true }),
 }).filter((f) => BOUNDARIES.every((b) => Math.abs(-f.fitMm - f.offsetMm - b) > 1e-6));
 
-describe('refinement against the analytic answer', () => {
+describe.each([
+  ['on their triangles', false],
+  ['with their faces\' recovered surfaces', true],
+])('refinement against the analytic answer, %s', (_label, withSurfaces) => {
   it('never turns an interference into contact, and decides as the exact geometry (seed 20261201)', async () => {
     await fc.assert(
       fc.asyncProperty(fits, async (f) => {
-        const got = await checkFit(f);
+        const got = await checkFit(f, withSurfaces);
         const exactSep = -f.fitMm - f.offsetMm;
         if (exactSep < -LINE_TO_LINE_MM) {
           // A real interference: never contact or clear; undecided only with interference possible.
@@ -192,12 +210,18 @@ describe('refinement against the analytic answer', () => {
 
   it('decides a 0.003 mm press fit, a 0.004 mm clearance and line to line, which the coarse triangles cannot', async () => {
     const base = { shape: 'pin' as const, radius: 6, offsetMm: 0, phase: 0.2 };
-    const press = await checkFit({ ...base, fitMm: 0.003 });
+    const press = await checkFit({ ...base, fitMm: 0.003 }, withSurfaces);
     expect(press).toMatchObject({ kind: 'interference', exact: 'interference' });
+    // An interference's volume comes from finer triangles, surfaces or not.
     expect(press.refined).not.toBeNull();
-    const gap = await checkFit({ ...base, fitMm: -0.004 });
+    const gap = await checkFit({ ...base, fitMm: -0.004 }, withSurfaces);
     expect(gap).toMatchObject({ kind: 'clearance', exact: 'clearance' });
-    const flush = await checkFit({ ...base, fitMm: 0 });
+    const flush = await checkFit({ ...base, fitMm: 0 }, withSurfaces);
     expect(flush).toMatchObject({ kind: 'contact', exact: 'contact' });
+    if (withSurfaces) {
+      // The surfaces decide the clearance and the line-to-line fit on the file's own triangles.
+      expect(gap.refined).toBeNull();
+      expect(flush.refined).toBeNull();
+    }
   }, 120_000);
 });
