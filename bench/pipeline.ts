@@ -15,6 +15,11 @@ export interface PipelineCase {
   readonly input: string;
   /** Target for the cold run, from the pipeline issue (ms). */
   readonly coldTargetMs: number;
+  /**
+   * When set, the cold run is also timed with `--refine off`, and the ratio of the two (what
+   * deciding fits finer than the tessellation costs) is printed against this target.
+   */
+  readonly refineRatioTarget?: number;
 }
 
 export const PIPELINE_CASES: readonly PipelineCase[] = [
@@ -23,6 +28,20 @@ export const PIPELINE_CASES: readonly PipelineCase[] = [
     description: 'AS1 STEP (18 parts, 5,040 triangles) → JSON report',
     input: 'assets/samples/as1-oc-214.stp',
     coldTargetMs: 1500,
+  },
+  {
+    name: 'as1-asis-refine',
+    description: 'AS1 as designed, saved assembly (22 mates line to line): refinement on against off',
+    input: 'test/data/assemblies/as1-oc-214-asis.assembly.json',
+    coldTargetMs: 1500,
+    refineRatioTarget: 1.3,
+  },
+  {
+    name: 'trackball-refine',
+    description: 'Trackball, two STEP files (34,000 triangles): refinement on against off',
+    input: 'test/data/assemblies/trackball-asis.assembly.json',
+    coldTargetMs: 30000,
+    refineRatioTarget: 1.5,
   },
   {
     name: 'so101-assembly',
@@ -42,6 +61,10 @@ export interface PipelineRecord {
   cold_ms_all: number[];
   cold_target_ms: number;
   cold_peak_rss_mb: number;
+  /** The cold run with `--refine off`, and cold_ms over it (refinement's cost), when measured. */
+  cold_refine_off_ms: number | null;
+  refine_ratio: number | null;
+  refine_ratio_target: number | null;
   all_pairs_ms: number;
   all_pairs_ms_all: number[];
   broad_phase_ms: number;
@@ -64,16 +87,22 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
   const cli = ensureBuilt(root);
   const probe = path.join(root, 'bench/rssProbe.cjs');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'interfere-bench-'));
-  const cold: number[] = [];
+  const cold: number[] = [], coldOff: number[] = [];
   let rss = 0;
+  const once = (extra: readonly string[]): number => {
+    const t0 = performance.now();
+    const run = spawnSync(process.execPath, ['--require', probe, cli, 'check', path.resolve(root, c.input), '--report', path.join(dir, 'report.json'), '--quiet', ...extra], { encoding: 'utf8' });
+    const ms = performance.now() - t0;
+    if (run.status !== 0 && run.status !== 1) throw new Error(`${c.name}: interfere exited with ${run.status}: ${run.stderr}`);
+    const m = /BENCH_PEAK_RSS_MB ([\d.]+)/.exec(run.stderr);
+    if (m) rss = Math.max(rss, Number(m[1]));
+    return ms;
+  };
   try {
+    // Alternated, so that a change in the machine's load falls on both alike.
     for (let r = 0; r < reps; r++) {
-      const t0 = performance.now();
-      const run = spawnSync(process.execPath, ['--require', probe, cli, 'check', path.resolve(root, c.input), '--report', path.join(dir, 'report.json'), '--quiet'], { encoding: 'utf8' });
-      cold.push(performance.now() - t0);
-      if (run.status !== 0 && run.status !== 1) throw new Error(`${c.name}: interfere exited with ${run.status}: ${run.stderr}`);
-      const m = /BENCH_PEAK_RSS_MB ([\d.]+)/.exec(run.stderr);
-      if (m) rss = Math.max(rss, Number(m[1]));
+      cold.push(once([]));
+      if (c.refineRatioTarget !== undefined) coldOff.push(once(['--refine', 'off']));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -107,6 +136,9 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
     cold_ms_all: cold.map(round),
     cold_target_ms: c.coldTargetMs,
     cold_peak_rss_mb: rss,
+    cold_refine_off_ms: coldOff.length > 0 ? round(median(coldOff)) : null,
+    refine_ratio: coldOff.length > 0 ? Math.round((median(cold) / median(coldOff)) * 100) / 100 : null,
+    refine_ratio_target: c.refineRatioTarget ?? null,
     all_pairs_ms: round(median(allPairs)),
     all_pairs_ms_all: allPairs.map(round),
     broad_phase_ms: round(median(broad)),
@@ -125,6 +157,9 @@ export function renderPipeline(records: readonly PipelineRecord[]): string {
     lines.push(
       `${r.scenario}: ${r.description}\n` +
         `  cold ${r.cold_ms} ms (target ${r.cold_target_ms} ms; runs ${r.cold_ms_all.join(', ')}), peak RSS ${r.cold_peak_rss_mb} MB\n` +
+        (r.refine_ratio !== null
+          ? `  refinement: cold ${r.cold_ms} ms on against ${r.cold_refine_off_ms} ms off = ${r.refine_ratio}× (target ≤ ${r.refine_ratio_target}×)\n`
+          : '') +
         `  all-pairs phase ${r.all_pairs_ms} ms (broad phase ${r.broad_phase_ms} ms + exact pairs ${r.collide_ms} ms over ${r.candidate_pairs} candidate pairs); ` +
         `classification ${r.classify_ms} ms; whole check ${r.check_ms} ms`,
     );

@@ -587,6 +587,9 @@ async function checkPair(
       volumeMm3: Math.abs(v.volume),
       centroidMm: applyPoint(inner.m, v.centroid[0], v.centroid[1], v.centroid[2]),
       contained: true, containedPart: inner.part.id,
+      // A CAD solid inside another overlaps it by its whole volume: an interference however
+      // close the surfaces, decided to the chordal errors of the two bodies.
+      resolutionMm: cad ? pairResolutionBound(a, b) : null,
     };
   }
 
