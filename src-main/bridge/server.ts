@@ -23,7 +23,7 @@ import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { EVENTS, type EventChannel, type HostError } from '../contract/host.js';
 import { decodeMessage, encodeMessage, parseWireMessage, WireError, type WireMessage } from '../contract/wire.js';
 import { contentTypeOf } from '../services/contentTypes.js';
-import { HostRequestFailure, type HostServiceApi } from '../services/hostTypes.js';
+import { HostRequestFailure, type HostServiceApi } from '../services/host/api.js';
 
 export interface BridgeOptions {
   readonly service: HostServiceApi;

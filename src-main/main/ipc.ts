@@ -1,5 +1,5 @@
 /**
- * The IPC wiring between the window and the host service (../services/host.ts):
+ * The IPC wiring between the window and the host service (../services/host/hostService.ts):
  *
  *  - one `ipcMain.handle` per request channel of the contract (REQUESTS); each checks that the
  *    message comes from our window's main frame showing app:// (./security.ts) — anything else is
@@ -17,7 +17,7 @@ import {
   type EventChannel, type HostError, type RequestChannel, REQUESTS,
 } from '../contract/host.js';
 import { DROP_FILE_CHANNEL, type ReplyEnvelope } from '../preload/shellIpc.js';
-import { HostRequestFailure, type HostServiceApi } from '../services/hostTypes.js';
+import { HostRequestFailure, type HostServiceApi } from '../services/host/api.js';
 import { isTrustedSender, type IpcEventLike, type TrustedContents } from './security.js';
 
 /** The part of Electron's ipcMain used here. */

@@ -6,7 +6,7 @@ import { WebSocket } from 'ws';
 import { HostRequestError, type EventChannel, type EventOf } from '../../../src-main/contract/host.js';
 import { decodeMessage, encodeMessage, parseWireMessage, type WireMessage } from '../../../src-main/contract/wire.js';
 import { startBridge, isLoopback, type BridgeHandle } from '../../../src-main/bridge/server.js';
-import { HostRequestFailure, type HostServiceApi } from '../../../src-main/services/hostTypes.js';
+import { HostRequestFailure, type HostServiceApi } from '../../../src-main/services/host/api.js';
 import { connectBridge } from '../../../src-renderer/host/bridgeClient.js';
 import { createTestHost, GEAR, TEST_DATA, tempDir, type TestHost } from '../host/helpers.js';
 

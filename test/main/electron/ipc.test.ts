@@ -4,7 +4,7 @@ import { EVENTS, REQUESTS, type EventChannel } from '../../../src-main/contract/
 import { registerHostIpc, parseDroppedPath, toHostError, type WindowContents } from '../../../src-main/main/ipc.js';
 import { DROP_FILE_CHANNEL, type ReplyEnvelope } from '../../../src-main/preload/shellIpc.js';
 import { APP_INDEX_URL, type FrameLike, type IpcEventLike } from '../../../src-main/main/security.js';
-import { HostRequestFailure, type HostServiceApi } from '../../../src-main/services/hostTypes.js';
+import { HostRequestFailure, type HostServiceApi } from '../../../src-main/services/host/api.js';
 
 type Listener = (event: IpcEventLike, ...args: unknown[]) => unknown;
 
