@@ -4,10 +4,9 @@
  */
 import type { ImportFunction } from '../../../src-core/assembly/resolve.js';
 import type { AccessPolicy, AccessMode } from '../access.js';
-import type { TreeBuilder } from '../checkService.js';
+import type { TreeBuilder } from '../bodies.js';
 import type { AtomicFs } from '../files.js';
 import type { RecentFiles } from '../recent.js';
-import type { TreePool } from '../treePool.js';
 import type { HostDialogs, HostServiceOptions } from './api.js';
 import { failure } from './errors.js';
 import type { Emitter, JobRegistry } from './jobs.js';
@@ -17,7 +16,6 @@ export interface HostContext {
   readonly log: (message: string) => void;
   readonly policy: AccessPolicy;
   readonly recent: RecentFiles;
-  readonly pool: TreePool;
   /** The pool as a check's tree builder. */
   readonly buildTrees: TreeBuilder;
   readonly importer: ImportFunction;

@@ -12,21 +12,15 @@ import {
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
 import type { AssemblyDoc, IgnoreRule as DocIgnoreRule, PartDef, SourceDef } from '../../../src-core/assembly/model.js';
 import type { CheckPart, CheckResult } from '../../../src-core/check/types.js';
-import type { TriangleMesh } from '../../../src-core/geometry/mesh.js';
-import type { ImportedBody } from '../../../src-core/io/types.js';
-import type { ObbTree } from '../../../src-core/obbtree/layout.js';
 import type { ReportPartInput } from '../../../src-core/report/index.js';
+import type { Body } from '../bodies.js';
 import type { FileFingerprint } from '../recovery.js';
 import type { HostRefiner } from '../refiner.js';
 import { failure } from './errors.js';
 import type { Job } from './jobs.js';
 
-export interface BodyState {
-  readonly key: string;
-  readonly body: ImportedBody;
-  readonly mesh: TriangleMesh;
-  readonly tree: ObbTree;
-  readonly closed: boolean;
+/** A distinct body of the document (../bodies.ts), with what display needs. */
+export interface BodyState extends Body {
   /** The body's own colour, `#rrggbb`, or null. */
   readonly colorHex: string | null;
   /** Display positions, made on first request. */
@@ -182,7 +176,7 @@ export function documentInfo(d: DocState): DocumentInfo {
 export function checkPartsOf(doc: { readonly parts: readonly PartState[]; readonly bodies: ReadonlyMap<string, BodyState> }): CheckPart[] {
   return doc.parts.map((p) => {
     const b = doc.bodies.get(p.bodyKey) as BodyState;
-    return { id: p.id, name: p.name, mesh: b.mesh, tree: b.tree, transform: Float64Array.from(p.transform), chordErrorMm: b.body.chordErrorMm ?? null, chordSide: b.body.chordSide ?? null };
+    return { id: p.id, name: p.name, mesh: b.mesh, tree: b.tree, transform: Float64Array.from(p.transform), chordErrorMm: b.chordErrorMm, chordSide: b.chordSide };
   });
 }
 

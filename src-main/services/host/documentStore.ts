@@ -15,12 +15,10 @@ import {
   ASSEMBLY_FORMAT, ASSEMBLY_VERSION, DEFAULT_SETTINGS, type AssemblyDoc, type SourceDef,
 } from '../../../src-core/assembly/model.js';
 import { colorToHex, resolveAssembly, type ResolvedAssembly } from '../../../src-core/assembly/resolve.js';
-import { createMesh, MeshError, type TriangleMesh } from '../../../src-core/geometry/mesh.js';
-import { edgeReport } from '../../../src-core/geometry/meshProps.js';
-import { decodeText, type ImportedBody } from '../../../src-core/io/types.js';
-import type { ObbTree } from '../../../src-core/obbtree/layout.js';
+import { bodyKey } from '../../../src-core/assembly/bodyKey.js';
+import { decodeText } from '../../../src-core/io/types.js';
 import { canonicalPath } from '../access.js';
-import { PartError } from '../checkService.js';
+import { bodySourcesOf, buildBodies, meshesOf, type BodySource } from '../bodies.js';
 import { isAssemblyFile, openAny, readModelFile, saveAssemblyFile, sourceLoader } from '../documents.js';
 import { FileError, readFileChecked, removeStaleTempFiles } from '../files.js';
 import type { FileFingerprint, RecoveryRecord } from '../recovery.js';
@@ -102,49 +100,23 @@ export class DocumentStore {
   // ---- Bodies -------------------------------------------------------------------------------------
 
   /**
-   * Meshes, trees and closedness of bodies (each key once), trees through the pool. Throws
-   * PartError naming the file, part and body of a mesh that cannot be used.
+   * The bodies the items place (../bodies.ts), trees through the pool, with their own colours.
+   * Throws PartError naming the file, part and body of a mesh that cannot be used.
    */
-  private async buildBodies(
-    items: readonly { key: string; partId: string; sourceId: string; bodyIndex: number; body: ImportedBody }[],
-    fileName: string,
-    signal: AbortSignal,
-    onProgress: (done: number, total: number) => void,
-  ): Promise<Map<string, BodyState>> {
-    const meshes = new Map<string, { mesh: TriangleMesh; body: ImportedBody }>();
-    for (const it of items) {
-      if (meshes.has(it.key)) continue;
-      try {
-        meshes.set(it.key, { mesh: createMesh(it.body.positions, it.body.indices), body: it.body });
-      } catch (e) {
-        if (e instanceof MeshError) {
-          throw new PartError(`${fileName}: part '${it.partId}' (source '${it.sourceId}', body ${it.bodyIndex}): ${e.message}`, { cause: e });
-        }
-        throw e;
-      }
-    }
-    const trees = await this.ctx.pool.buildTrees(
-      [...meshes].map(([key, m]) => ({ meshId: key, positions: m.mesh.positions, indices: m.mesh.indices })),
-      { signal, onProgress },
-    );
+  private async buildBodies(items: readonly BodySource[], fileName: string, job: Job, progress: Progress): Promise<Map<string, BodyState>> {
+    const bodies = await buildBodies(meshesOf(items, fileName), {
+      buildTrees: this.ctx.buildTrees, signal: job.controller.signal, onProgress: (done, total) => progress('building trees', done, total),
+    });
     const out = new Map<string, BodyState>();
-    for (const [key, m] of meshes) {
-      out.set(key, {
-        key, body: m.body, mesh: m.mesh, tree: trees.get(key) as ObbTree, closed: edgeReport(m.mesh).closed,
-        colorHex: m.body.color !== null ? colorToHex(m.body.color) : null, positions32: null,
-      });
-    }
+    for (const [key, b] of bodies) out.set(key, { ...b, colorHex: b.body.color !== null ? colorToHex(b.body.color) : null, positions32: null });
     return out;
   }
 
   /** The state of a document whose sources have been read: bodies and trees built, parts placed. */
   private async fromResolved(assembly: ResolvedAssembly, origin: Origin, name: string, job: Job, progress: Progress): Promise<DocState> {
-    const bodies = await this.buildBodies(
-      assembly.parts.map((p) => ({ key: `${p.sourceId}#${p.bodyIndex}`, partId: p.id, sourceId: p.sourceId, bodyIndex: p.bodyIndex, body: p.body })),
-      name, job.controller.signal, (done, total) => progress('building trees', done, total),
-    );
+    const bodies = await this.buildBodies(bodySourcesOf(assembly), name, job, progress);
     const parts: PartState[] = assembly.parts.map((p, i) => ({
-      id: p.id, name: p.name, sourceId: p.sourceId, bodyIndex: p.bodyIndex, bodyKey: `${p.sourceId}#${p.bodyIndex}`,
+      id: p.id, name: p.name, sourceId: p.sourceId, bodyIndex: p.bodyIndex, bodyKey: bodyKey(p.sourceId, p.bodyIndex),
       transform: Float64Array.from(p.transform), color: p.color, visible: p.visible,
       extra: assembly.doc.parts?.[i]?.extra,
     }));
@@ -299,8 +271,8 @@ export class DocumentStore {
       let sourceId = stem;
       for (let k = 2; taken.has(sourceId); k++) sourceId = `${stem}-${k}`;
       const ids = assignPartIds(imported.bodies.map((b) => b.name), null, new Set(d.partIndex.keys()));
-      const items = imported.bodies.map((body, i) => ({ key: `${sourceId}#${i}`, partId: ids[i], sourceId, bodyIndex: i, body }));
-      const bodies = await this.buildBodies(items, name, job.controller.signal, (done, total) => progress('building trees', done, total));
+      const items: BodySource[] = imported.bodies.map((body, i) => ({ partId: ids[i], sourceId, bodyIndex: i, body }));
+      const bodies = await this.buildBodies(items, name, job, progress);
       if (d.closed) throw failure('closed', `${docName(d)} was closed during the import of ${name}`, file);
 
       const source: SourceDef = {
@@ -310,9 +282,10 @@ export class DocumentStore {
       d.doc = { ...d.doc, sources: [...d.doc.sources, source], parts: d.doc.parts ?? [] };
       for (const [key, b] of bodies) d.bodies.set(key, b);
       for (const it of items) {
-        const b = bodies.get(it.key) as BodyState;
+        const key = bodyKey(sourceId, it.bodyIndex);
+        const b = bodies.get(key) as BodyState;
         const p: PartState = {
-          id: it.partId, name: it.body.name !== '' ? it.body.name : it.partId, sourceId, bodyIndex: it.bodyIndex, bodyKey: it.key,
+          id: it.partId, name: it.body.name !== '' ? it.body.name : it.partId, sourceId, bodyIndex: it.bodyIndex, bodyKey: key,
           transform: Float64Array.from(IDENTITY), color: b.colorHex, visible: true, extra: undefined,
         };
         d.parts.push(p);

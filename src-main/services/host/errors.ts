@@ -8,7 +8,7 @@ import { AssemblyError } from '../../../src-core/assembly/model.js';
 import { CheckLimitError } from '../../../src-core/check/check.js';
 import { ImportError } from '../../../src-core/io/types.js';
 import { ReportError } from '../../../src-core/report/index.js';
-import { PartError } from '../checkService.js';
+import { PartError } from '../bodies.js';
 import { FileError } from '../files.js';
 import { TreeBuildError } from '../treePool.js';
 import { HostRequestFailure } from './api.js';

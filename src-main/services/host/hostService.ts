@@ -34,10 +34,10 @@ import {
 } from '../../contract/host.js';
 import { AccessPolicy } from '../access.js';
 import { APP_NAME, APP_VERSION } from '../appInfo.js';
-import type { TreeBuilder } from '../checkService.js';
 import { createImporter } from '../importers.js';
 import { RecentFiles } from '../recent.js';
 import { TreeCache } from '../treeCache.js';
+import { poolTreeBuilder } from '../treeBuilder.js';
 import { TreePool, type TreePoolChildStatus } from '../treePool.js';
 import { HostRequestFailure, type HostServiceApi, type HostServiceOptions, type HostServiceTuning } from './api.js';
 import { Autosave, DEFAULT_AUTOSAVE } from './autosave.js';
@@ -160,11 +160,8 @@ export class HostService implements HostServiceApi {
       log: (m) => this.onPoolLog(m),
       ...(tuning.treeCache === false ? {} : { cache: new TreeCache({ dir: path.join(options.userDataDir, 'tree-cache'), log }) }),
     });
-    const pool = this.pool;
-    const buildTrees: TreeBuilder = (meshes, opts) =>
-      pool.buildTrees(meshes.map((m) => ({ meshId: m.key, positions: m.mesh.positions, indices: m.mesh.indices })), opts);
     this.ctx = {
-      options, log, policy, recent, pool, buildTrees, importer: createImporter(), events,
+      options, log, policy, recent, buildTrees: poolTreeBuilder(this.pool), importer: createImporter(), events,
       jobs: new JobRegistry(events, tuning.progressIntervalMs ?? 100),
       session: randomBytes(6).toString('hex'),
       atomicFs: tuning.atomicFs,
