@@ -4,7 +4,7 @@
  * (./hostService.ts and its parts in this folder) is plain Node: every request of the host API
  * (../../contract/host.ts) is handled there, whichever shell received it.
  */
-import type { EventChannel, EventOf, HostError, RequestChannel, ResponseOf } from '../../contract/host.js';
+import type { EventChannel, EventOf } from '../../contract/host.js';
 import type { AtomicFs } from '../files.js';
 import type { ForkFn } from '../spawn.js';
 import type { TreePoolOptions } from '../treePool.js';
@@ -39,8 +39,10 @@ export interface HostServiceOptions {
 /** The host service as the shells see it. */
 export interface HostServiceApi {
   /**
-   * Handles one request; `payload` is validated here (unknown channels and invalid payloads are
-   * refused with a HostError). Resolves with the response or rejects with HostRequestFailure.
+   * Handles one request; `payload` is admitted here as at the shells' door (unknown channels,
+   * oversize and invalid payloads are refused with a HostError, ../../contract/admission.ts).
+   * Resolves with the response or rejects with HostRequestError (../../contract/host.ts), the one
+   * error that crosses to the renderer.
    */
   handle(channel: string, payload: unknown): Promise<unknown>;
   /** Subscribes to host events (to forward them to the renderer). */
@@ -52,16 +54,6 @@ export interface HostServiceApi {
   /** Opens the startup document (once the renderer asks for app.info it is included). */
   dispose(): Promise<void>;
 }
-
-/** A request that failed: the HostError to send back. */
-export class HostRequestFailure extends Error {
-  override readonly name = 'HostRequestFailure';
-  constructor(readonly error: HostError) {
-    super(error.message);
-  }
-}
-
-export type HandlerMap = { [C in RequestChannel]: (request: never) => Promise<ResponseOf<C>> };
 
 /** Settings the shells do not need; tests use them. */
 export interface HostServiceTuning {

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pairKey, type DocumentInfo, type RequestOf, type ResultStatus } from '../../contract/host.js';
+import { HostRequestError, pairKey, type DocumentInfo, type RequestOf, type ResultStatus } from '../../contract/host.js';
 import { ASSEMBLY_EXTENSION, assignPartIds, parseAssembly, serializeAssembly, slugify, transformProblem } from '../../../src-core/assembly/format.js';
 import {
   ASSEMBLY_FORMAT, ASSEMBLY_VERSION, DEFAULT_SETTINGS, type AssemblyDoc, type SourceDef,
@@ -22,7 +22,6 @@ import { bodySourcesOf, buildBodies, meshesOf, type BodySource } from '../bodies
 import { isAssemblyFile, openAny, readModelFile, saveAssemblyFile, sourceLoader } from '../documents.js';
 import { FileError, readFileChecked, removeStaleTempFiles } from '../files.js';
 import type { FileFingerprint, RecoveryRecord } from '../recovery.js';
-import { HostRequestFailure } from './api.js';
 import type { Autosave } from './autosave.js';
 import { allowed, requireDialogs, type HostContext } from './context.js';
 import {
@@ -180,7 +179,7 @@ export class DocumentStore {
       this.docs.set(d.id, d);
       return d;
     } catch (e) {
-      throw new HostRequestFailure(toHostError(e, absolute));
+      throw new HostRequestError(toHostError(e, absolute));
     } finally {
       this.ctx.jobs.finish(job);
     }
@@ -247,7 +246,7 @@ export class DocumentStore {
       this.docs.set(d.id, d);
       return d;
     } catch (e) {
-      throw new HostRequestFailure(toHostError(e, label));
+      throw new HostRequestError(toHostError(e, label));
     } finally {
       this.ctx.jobs.finish(job);
     }
@@ -298,7 +297,7 @@ export class DocumentStore {
       this.ctx.events.emit('doc.changed', info);
       return info;
     } catch (e) {
-      throw new HostRequestFailure(toHostError(e, file));
+      throw new HostRequestError(toHostError(e, file));
     } finally {
       this.ctx.jobs.finish(job);
     }

@@ -16,12 +16,10 @@
  * This file validates each request, routes it, and owns the lifetime of everything: the startup
  * document, the tree pool, disposal.
  *
- * - Every request is validated here (`parseRequest`); anything that goes wrong becomes a
- *   HostRequestFailure carrying a HostError whose message names the file and the problem.
- * - Requests are refused before validation when they are larger than MAX_REQUEST_BYTES, nested
- *   deeper than MAX_REQUEST_DEPTH, or carry fields their channel does not have; after validation
- *   when an object inside them (settings, an ignore rule, a scope) carries a field its schema
- *   does not have. Every refusal is logged with its reason.
+ * - Every request is admitted at the door (../../contract/admission.ts: its channel, its size and
+ *   depth, its strict schema) by the shell that received it, and again here for callers in this
+ *   process; anything that goes wrong becomes a HostRequestError carrying a HostError whose
+ *   message names the file and the problem. Every refusal is logged with its reason.
  * - Trees are built at open and import through one TreePool; a crashed tree-building child is
  *   reported as a `host.error` event, and a job that fails because of it leaves the documents as
  *   they were.
@@ -29,9 +27,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import {
-  parseRequest, REQUESTS, type AppInfo, type EventChannel, type EventOf, type HostError, type RequestChannel,
-} from '../../contract/host.js';
+import { admitRequest } from '../../contract/admission.js';
+import { HostRequestError, type AppInfo, type EventChannel, type EventOf, type HostError } from '../../contract/host.js';
 import { AccessPolicy } from '../access.js';
 import { APP_NAME, APP_VERSION } from '../appInfo.js';
 import { createImporter } from '../importers.js';
@@ -39,7 +36,7 @@ import { RecentFiles } from '../recent.js';
 import { TreeCache } from '../treeCache.js';
 import { poolTreeBuilder } from '../treeBuilder.js';
 import { TreePool, type TreePoolChildStatus } from '../treePool.js';
-import { HostRequestFailure, type HostServiceApi, type HostServiceOptions, type HostServiceTuning } from './api.js';
+import { type HostServiceApi, type HostServiceOptions, type HostServiceTuning } from './api.js';
 import { Autosave, DEFAULT_AUTOSAVE } from './autosave.js';
 import { BatchJobs } from './batch.js';
 import { CheckJobs } from './checkJobs.js';
@@ -51,89 +48,6 @@ import { Emitter, JobRegistry } from './jobs.js';
 import { createHandlers, type Handlers } from './router.js';
 
 export type { HostServiceTuning } from './api.js';
-
-/** Largest request accepted, estimated as its JSON length. */
-export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
-/** Deepest nesting of objects and arrays accepted in a request. */
-export const MAX_REQUEST_DEPTH = 32;
-
-/**
- * Why a request cannot be taken at all (too large, too deeply nested), or null. Walks the payload
- * once and stops as soon as the estimate of its JSON length passes MAX_REQUEST_BYTES.
- */
-export function requestSizeProblem(payload: unknown): string | null {
-  let bytes = 0;
-  const stack: { value: unknown; depth: number }[] = [{ value: payload, depth: 0 }];
-  while (stack.length > 0) {
-    const { value, depth } = stack.pop() as { value: unknown; depth: number };
-    if (typeof value === 'string') {
-      bytes += value.length + 2;
-    } else if (typeof value === 'object' && value !== null) {
-      if (ArrayBuffer.isView(value)) {
-        bytes += value.byteLength;
-      } else {
-        if (depth >= MAX_REQUEST_DEPTH) return `it is nested deeper than ${MAX_REQUEST_DEPTH} levels`;
-        if (Array.isArray(value)) {
-          bytes += 2 + value.length;
-          if (bytes > MAX_REQUEST_BYTES) break;
-          for (const v of value as unknown[]) stack.push({ value: v, depth: depth + 1 });
-        } else {
-          const keys = Object.keys(value);
-          bytes += 2 + keys.length;
-          if (bytes > MAX_REQUEST_BYTES) break;
-          for (const k of keys) {
-            bytes += k.length + 3;
-            stack.push({ value: (value as Record<string, unknown>)[k], depth: depth + 1 });
-          }
-        }
-      }
-    } else {
-      bytes += 8;
-    }
-    if (bytes > MAX_REQUEST_BYTES) break;
-  }
-  return bytes > MAX_REQUEST_BYTES ? `it is larger than ${MAX_REQUEST_BYTES / 1024 / 1024} MiB` : null;
-}
-
-/** Fields of a request object that its channel's schema does not have (the first few). */
-function unknownFields(channel: RequestChannel, payload: unknown): string[] {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return [];
-  const shape = (REQUESTS[channel].request as unknown as { shape: Record<string, unknown> }).shape;
-  const out: string[] = [];
-  for (const key of Object.keys(payload)) {
-    if (!Object.prototype.hasOwnProperty.call(shape, key)) out.push(key);
-    if (out.length >= 3) break;
-  }
-  return out;
-}
-
-/**
- * Fields inside a validated request that its schema does not have (zod drops them from the parsed
- * request): their paths, the first few. `parsed` is the request as validated.
- */
-function droppedFields(payload: unknown, parsed: unknown, at = '', out: string[] = []): string[] {
-  if (typeof payload !== 'object' || payload === null || typeof parsed !== 'object' || parsed === null) return out;
-  if (ArrayBuffer.isView(payload)) return out;
-  if (Array.isArray(payload)) {
-    if (!Array.isArray(parsed)) return out;
-    for (let i = 0; i < payload.length && out.length < 3; i++) droppedFields(payload[i], parsed[i], `${at}[${i}]`, out);
-    return out;
-  }
-  for (const key of Object.keys(payload)) {
-    const where = at === '' ? key : `${at}.${key}`;
-    if (!Object.prototype.hasOwnProperty.call(parsed, key)) out.push(where);
-    else droppedFields((payload as Record<string, unknown>)[key], (parsed as Record<string, unknown>)[key], where, out);
-    if (out.length >= 3) break;
-  }
-  return out;
-}
-
-/** Names the fields for a message and the log: at most 100 characters each, control characters as '?'. */
-function fieldList(fields: readonly string[]): string {
-  // eslint-disable-next-line no-control-regex
-  const shown = (k: string): string => k.slice(0, 100).replace(/[\u0000-\u001f\u007f]/g, '?');
-  return `unknown field${fields.length > 1 ? 's' : ''} ${fields.map((k) => `'${shown(k)}'`).join(', ')}`;
-}
 
 export class HostService implements HostServiceApi {
   private readonly ctx: HostContext;
@@ -187,21 +101,12 @@ export class HostService implements HostServiceApi {
   // ---- HostServiceApi ----------------------------------------------------------------------------
 
   async handle(channel: string, payload: unknown): Promise<unknown> {
-    const refuse = (error: HostError): never => {
-      this.ctx.log(`refused a request: ${error.message}`);
-      throw new HostRequestFailure(error);
-    };
-    if (typeof channel !== 'string' || !Object.prototype.hasOwnProperty.call(REQUESTS, channel)) {
-      refuse({ code: 'unknown-channel', message: `unknown request '${String(channel).slice(0, 100)}'` });
+    // The shells admit requests at their door already; callers in this process come through here.
+    const parsed = admitRequest(channel, payload);
+    if (!parsed.ok) {
+      this.ctx.log(`refused a request: ${parsed.error.message}`);
+      throw new HostRequestError(parsed.error);
     }
-    const tooBig = requestSizeProblem(payload);
-    if (tooBig !== null) refuse({ code: 'invalid-request', message: `invalid ${channel} request: ${tooBig}` });
-    const unknown = unknownFields(channel as RequestChannel, payload);
-    if (unknown.length > 0) refuse({ code: 'invalid-request', message: `invalid ${channel} request: ${fieldList(unknown)}` });
-    const parsed = parseRequest(channel, payload);
-    if (!parsed.ok) return refuse(parsed.error);
-    const dropped = droppedFields(payload, parsed.request);
-    if (dropped.length > 0) refuse({ code: 'invalid-request', message: `invalid ${channel} request: ${fieldList(dropped)}` });
     if (this.disposed) throw failure('disposed', 'the host is shutting down');
     try {
       await this.recentLoaded;
@@ -211,7 +116,7 @@ export class HostService implements HostServiceApi {
       const error = toHostError(e);
       if (error.code === 'internal') this.ctx.log(`${parsed.channel} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       else this.ctx.log(`${parsed.channel} refused: ${error.message}`);
-      throw e instanceof HostRequestFailure ? e : new HostRequestFailure(error);
+      throw e instanceof HostRequestError ? e : new HostRequestError(error);
     }
   }
 

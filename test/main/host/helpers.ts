@@ -113,7 +113,7 @@ export async function refusal(p: Promise<unknown>): Promise<{ code: string; mess
     await p;
   } catch (e) {
     const error = (e as { error?: { code: string; message: string } }).error;
-    if ((e as Error).name !== 'HostRequestFailure' || !error) throw e;
+    if ((e as Error).name !== 'HostRequestError' || !error) throw e;
     return error;
   }
   throw new Error('the request succeeded');
