@@ -17,6 +17,10 @@
  */
 import { z } from 'zod';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PATH_LENGTH, MAX_REASON_LENGTH } from '../../src-core/assembly/limits.js';
+import { RESULT_STATUSES, type ResultStatus as CoreResultStatus } from '../../src-core/check/status.js';
+
+/** The key of an unordered part pair in `statuses` (src-core/check/status.ts). */
+export { pairKey } from '../../src-core/check/status.js';
 
 // ------------------------------------------------------------------------------------------------
 // Shapes
@@ -43,7 +47,7 @@ export const IgnoreRuleSchema = z.strictObject({ a: id, b: id, reason: z.string(
 export type IgnoreRule = z.infer<typeof IgnoreRuleSchema>;
 
 /** Status of a result across checks: first seen, seen again, gone, ignored by the user. */
-export const ResultStatusSchema = z.enum(['new', 'active', 'resolved', 'ignored']);
+export const ResultStatusSchema = z.enum(RESULT_STATUSES as readonly CoreResultStatus[] as [CoreResultStatus, ...CoreResultStatus[]]);
 export type ResultStatus = z.infer<typeof ResultStatusSchema>;
 
 export const PartInfoSchema = z.object({
@@ -438,7 +442,3 @@ export function createHostApi(transport: HostTransport): HostApi {
   return Object.freeze(api) as HostApi;
 }
 
-/** The key of an unordered part pair in `statuses`. */
-export function pairKey(a: string, b: string): string {
-  return a < b ? `${a}|${b}` : `${b}|${a}`;
-}

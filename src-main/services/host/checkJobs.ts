@@ -3,28 +3,23 @@
  * it) and reports through job events; one check per document at a time (a new one cancels the
  * running one). The check runs in this process and yields to the event loop where it awaits, so
  * a cancel takes effect at the next pair it checks after the cancel request is read. A finished
- * check updates the document's result statuses (new, active, resolved, ignored).
+ * check updates the document's review of its results (src-core/check/status.ts).
  */
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import {
-  pairKey, type CheckOutcome, type CheckScope, type HostError, type PairResultInfo, type ResultStatus,
-} from '../../contract/host.js';
+import type { CheckOutcome, CheckScope, HostError, PairResultInfo } from '../../contract/host.js';
 import { runCheck, CheckAbortedError } from '../../../src-core/check/check.js';
 import { refineCheck } from '../../../src-core/check/refine.js';
+import { diffStatuses } from '../../../src-core/check/status.js';
 import type { CheckProgress, CheckResult, CheckSettings } from '../../../src-core/check/types.js';
 import type { ReportPartInput } from '../../../src-core/report/index.js';
 import { loadManifold } from '../manifoldNode.js';
 import { createHostRefiner, type RefinerSource } from '../refiner.js';
 import type { HostContext } from './context.js';
-import {
-  checkPartsOf, docName, documentInfo, partOf, reportPartsOf, splitPairKey, type DocState, type PartState,
-} from './document.js';
+import { checkPartsOf, docName, documentInfo, partOf, reportPartsOf, type DocState } from './document.js';
 import type { DocumentStore } from './documentStore.js';
 import { failure, toHostError } from './errors.js';
 import type { Job } from './jobs.js';
-
-const RESULT_KINDS_WITH_STATUS = new Set(['interference', 'clearance', 'contact', 'undecided']);
 
 function inScope(scope: CheckScope, a: string, b: string): boolean {
   if (scope.kind === 'all') return true;
@@ -116,57 +111,33 @@ export class CheckJobs {
   }
 
   /**
-   * The outcome of a finished check, with each result's status against the document's statuses
-   * (the previous checks): present before → active, first seen → new, set to ignored by the user →
-   * ignored; pairs in scope that were present and are gone → resolved. Updates the statuses.
+   * The outcome of a finished check, each result with its status against the document's review
+   * (src-core/check/status.ts diffStatuses: new, active, resolved, ignored). Updates the review.
    */
   private applyOutcome(d: DocState, result: CheckResult, scope: CheckScope, jobId: string, reportParts: ReportPartInput[]): CheckOutcome {
-    const before = d.statuses;
-    const after = new Map<string, ResultStatus>();
-    // Statuses of pairs outside the scope stay as they were.
-    for (const [key, status] of before) {
-      const ids = splitPairKey(key, d.partIndex);
-      if (ids === null || !inScope(scope, ids[0], ids[1])) after.set(key, status);
-    }
-    const present = new Set<string>();
-    const results: PairResultInfo[] = result.results.map((r) => {
-      const key = pairKey(r.a, r.b);
-      let status: ResultStatus;
-      if (!RESULT_KINDS_WITH_STATUS.has(r.kind)) {
-        status = 'ignored';
-      } else {
-        present.add(key);
-        const prev = before.get(key);
-        status = prev === 'ignored' ? 'ignored' : prev === 'new' || prev === 'active' ? 'active' : 'new';
-        after.set(key, status);
-      }
-      return {
-        a: r.a, b: r.b, kind: r.kind, trianglePairs: r.trianglePairs as Uint32Array<ArrayBuffer>,
-        volumeMm3: r.volumeMm3,
-        centroidMm: r.centroidMm ? [r.centroidMm[0], r.centroidMm[1], r.centroidMm[2]] : null,
-        contained: r.contained, containedPart: r.containedPart, distanceMm: r.distanceMm,
-        closestPointsMm: r.closestPointsMm
-          ? [[r.closestPointsMm[0][0], r.closestPointsMm[0][1], r.closestPointsMm[0][2]], [r.closestPointsMm[1][0], r.closestPointsMm[1][1], r.closestPointsMm[1][2]]]
-          : null,
-        depthMm: r.depthMm, toleranceMm: r.toleranceMm, reason: r.reason,
-        resolutionMm: r.resolutionMm, refinedDeflectionMm: r.refinedDeflectionMm,
-        separationRangeMm: r.separationRangeMm ? [r.separationRangeMm[0], r.separationRangeMm[1]] : null,
-        possibleKinds: r.possibleKinds ? [...r.possibleKinds] : null,
-        status,
-      };
+    const diff = diffStatuses({
+      before: d.review,
+      results: result.results,
+      partOrder: d.parts.map((p) => p.id),
+      inScope: (a, b) => inScope(scope, a, b),
     });
-    const resolved: { a: string; b: string }[] = [];
-    for (const [key, status] of before) {
-      if (status === 'resolved' || present.has(key)) continue;
-      const ids = splitPairKey(key, d.partIndex);
-      if (ids === null || !inScope(scope, ids[0], ids[1])) continue;
-      const [a, b] = d.parts.indexOf(d.partIndex.get(ids[0]) as PartState) < d.parts.indexOf(d.partIndex.get(ids[1]) as PartState) ? ids : [ids[1], ids[0]];
-      resolved.push({ a, b });
-      after.set(key, 'resolved');
-    }
-    const changed = after.size !== before.size || [...after].some(([k, s]) => before.get(k) !== s);
-    d.statuses = after;
-    if (changed) this.store.changed(d);
+    const results: PairResultInfo[] = result.results.map((r, i) => ({
+      a: r.a, b: r.b, kind: r.kind, trianglePairs: r.trianglePairs as Uint32Array<ArrayBuffer>,
+      volumeMm3: r.volumeMm3,
+      centroidMm: r.centroidMm ? [r.centroidMm[0], r.centroidMm[1], r.centroidMm[2]] : null,
+      contained: r.contained, containedPart: r.containedPart, distanceMm: r.distanceMm,
+      closestPointsMm: r.closestPointsMm
+        ? [[r.closestPointsMm[0][0], r.closestPointsMm[0][1], r.closestPointsMm[0][2]], [r.closestPointsMm[1][0], r.closestPointsMm[1][1], r.closestPointsMm[1][2]]]
+        : null,
+      depthMm: r.depthMm, toleranceMm: r.toleranceMm, reason: r.reason,
+      resolutionMm: r.resolutionMm, refinedDeflectionMm: r.refinedDeflectionMm,
+      separationRangeMm: r.separationRangeMm ? [r.separationRangeMm[0], r.separationRangeMm[1]] : null,
+      possibleKinds: r.possibleKinds ? [...r.possibleKinds] : null,
+      status: diff.statuses[i],
+    }));
+    d.review = diff.review;
+    if (diff.changed) this.store.changed(d);
+    const resolved = diff.resolved;
     const outcome: CheckOutcome = {
       checkId: jobId,
       docId: d.id,

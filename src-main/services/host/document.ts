@@ -7,10 +7,11 @@
  */
 import path from 'node:path';
 import {
-  pairKey, type CheckOutcome, type DocumentInfo, type IgnoreRule as IgnoreRuleInfo, type PartInfo, type ResultStatus, type Settings,
+  type CheckOutcome, type DocumentInfo, type IgnoreRule as IgnoreRuleInfo, type PartInfo, type Settings,
 } from '../../contract/host.js';
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
 import type { AssemblyDoc, IgnoreRule as DocIgnoreRule, PartDef, SourceDef } from '../../../src-core/assembly/model.js';
+import { pairKey, RESULT_STATUSES, splitPairKey, type Review, type ReviewEntry, type ResultStatus } from '../../../src-core/check/status.js';
 import type { CheckPart, CheckResult } from '../../../src-core/check/types.js';
 import type { ReportPartInput } from '../../../src-core/report/index.js';
 import type { Body } from '../bodies.js';
@@ -74,7 +75,8 @@ export interface DocState {
   readonly partIndex: Map<string, PartState>;
   settings: Settings;
   ignore: IgnoreRuleInfo[];
-  statuses: Map<string, ResultStatus>;
+  /** The review of the results (../../../src-core/check/status.ts): a status per part pair. */
+  review: Map<string, ReviewEntry>;
   dirty: boolean;
   readonly warnings: string[];
   last: LastCheck | null;
@@ -96,7 +98,7 @@ export interface DocState {
 }
 
 export const IDENTITY = Float64Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-const STATUS_VALUES = new Set<string>(['new', 'active', 'resolved', 'ignored']);
+const STATUS_VALUES = new Set<string>(RESULT_STATUSES);
 
 export function newAutosaveState(): AutosaveState {
   return { timer: null, lastWrite: -Infinity, written: 0, chain: Promise.resolve() };
@@ -119,15 +121,6 @@ export function stemOf(filePath: string): string {
 export function relativeSourcePath(folder: string, target: string): string {
   const rel = path.relative(folder, target);
   return path.isAbsolute(rel) ? rel : rel.split(path.sep).join('/');
-}
-
-/** The ids of a status key `a|b` (ids may themselves hold '|'): the split naming two parts. */
-export function splitPairKey(key: string, parts: ReadonlyMap<string, unknown>): [string, string] | null {
-  for (let i = key.indexOf('|'); i >= 0; i = key.indexOf('|', i + 1)) {
-    const a = key.slice(0, i), b = key.slice(i + 1);
-    if (a !== b && parts.has(a) && parts.has(b)) return [a, b];
-  }
-  return null;
 }
 
 /** The document's name for messages: its file's, else its own, else 'Untitled'. */
@@ -166,7 +159,7 @@ export function documentInfo(d: DocState): DocumentInfo {
     parts,
     settings: { ...d.settings },
     ignore: d.ignore.map((r) => ({ ...r })),
-    statuses: Object.fromEntries(d.statuses),
+    statuses: statusesOf(d.review),
     dirty: d.dirty,
     warnings: [...d.warnings],
   };
@@ -189,9 +182,14 @@ export function reportPartsOf(d: DocState): ReportPartInput[] {
   });
 }
 
-/** Result statuses saved in the document's `resultStatus` field; bad entries are dropped with a warning. */
-export function readStatuses(d: DocState, warnings: string[]): Map<string, ResultStatus> {
-  const out = new Map<string, ResultStatus>();
+/** The statuses of a review by pair key. */
+export function statusesOf(review: Review): Record<string, ResultStatus> {
+  return Object.fromEntries([...review].map(([key, e]) => [key, e.status]));
+}
+
+/** The review saved in the document's `resultStatus` field (kinds not known); bad entries are dropped with a warning. */
+export function readReview(d: DocState, warnings: string[]): Map<string, ReviewEntry> {
+  const out = new Map<string, ReviewEntry>();
   const raw = d.doc.extra.resultStatus;
   if (raw === undefined) return out;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -205,7 +203,7 @@ export function readStatuses(d: DocState, warnings: string[]): Map<string, Resul
       dropped++;
       continue;
     }
-    out.set(pairKey(ids[0], ids[1]), value as ResultStatus);
+    out.set(pairKey(ids[0], ids[1]), { status: value as ResultStatus, kind: null });
   }
   if (dropped > 0) warnings.push(`${dropped} entr${dropped === 1 ? 'y' : 'ies'} of resultStatus name no pair of parts or no known status and were ignored`);
   return out;
@@ -239,7 +237,7 @@ export function assemblyDocOf(d: DocState, target: string | null): AssemblyDoc {
   });
   const extra: Record<string, unknown> = { ...d.doc.extra };
   delete extra.resultStatus;
-  if (d.statuses.size > 0) extra.resultStatus = Object.fromEntries([...d.statuses].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (d.review.size > 0) extra.resultStatus = Object.fromEntries(Object.entries(statusesOf(d.review)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return {
     ...d.doc,
     sources,

@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { HostRequestError, pairKey, type DocumentInfo, type RequestOf, type ResultStatus } from '../../contract/host.js';
+import { HostRequestError, type DocumentInfo, type RequestOf, type ResultStatus } from '../../contract/host.js';
+import { pairKey, splitPairKey } from '../../../src-core/check/status.js';
 import { ASSEMBLY_EXTENSION, assignPartIds, parseAssembly, serializeAssembly, slugify, transformProblem } from '../../../src-core/assembly/format.js';
 import {
   ASSEMBLY_FORMAT, ASSEMBLY_VERSION, DEFAULT_SETTINGS, type AssemblyDoc, type SourceDef,
@@ -25,7 +26,7 @@ import type { FileFingerprint, RecoveryRecord } from '../recovery.js';
 import type { Autosave } from './autosave.js';
 import { allowed, requireDialogs, type HostContext } from './context.js';
 import {
-  assemblyDocOf, bodyOf, docName, documentInfo, IDENTITY, newAutosaveState, partOf, readStatuses, relativeSourcePath, splitPairKey, stemOf,
+  assemblyDocOf, bodyOf, docName, documentInfo, IDENTITY, newAutosaveState, partOf, readReview, relativeSourcePath, stemOf,
   type BodyState, type DocState, type PartState,
 } from './document.js';
 import { errorText, failure, toHostError } from './errors.js';
@@ -137,7 +138,7 @@ export class DocumentStore {
         contactIsInterference: assembly.doc.settings.contactIsInterference,
       },
       ignore: assembly.doc.ignore.map((r) => (r.reason !== undefined ? { a: r.a, b: r.b, reason: r.reason } : { a: r.a, b: r.b })),
-      statuses: new Map(),
+      review: new Map(),
       dirty: origin.dirty,
       warnings,
       last: null,
@@ -149,7 +150,7 @@ export class DocumentStore {
       recoveryId: `${this.ctx.session}-${id}`,
       autosave: newAutosaveState(),
     };
-    d.statuses = readStatuses(d, warnings);
+    d.review = readReview(d, warnings);
     return d;
   }
 
@@ -209,7 +210,7 @@ export class DocumentStore {
     const d: DocState = {
       id, kind: 'new', path: null, base: null, doc, absoluteSources: new Set(), bodies: new Map(),
       parts: [], partIndex: new Map(), settings: { touchToleranceMm: null, clearanceMm: 0, contactIsInterference: false },
-      ignore: [], statuses: new Map(), dirty: false, warnings: [], last: null, checkJob: null, closed: false,
+      ignore: [], review: new Map(), dirty: false, warnings: [], last: null, checkJob: null, closed: false,
       fingerprint: null, pathFromRecovery: false, changes: 0, recoveryId: `${this.ctx.session}-${id}`, autosave: newAutosaveState(),
     };
     this.docs.set(d.id, d);
@@ -363,7 +364,7 @@ export class DocumentStore {
       };
     }
     if (req.ignore) d.ignore = req.ignore.map((r) => (r.reason !== undefined ? { a: r.a, b: r.b, reason: r.reason } : { a: r.a, b: r.b }));
-    for (const [key, status] of statuses) d.statuses.set(key, status);
+    for (const [key, status] of statuses) d.review.set(key, { status, kind: d.review.get(key)?.kind ?? null });
     const changed = transforms.size > 0 || req.visible || req.colors || req.names || req.settings || req.ignore || statuses.size > 0;
     if (changed) this.changed(d);
     const info = documentInfo(d);
