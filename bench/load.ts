@@ -22,7 +22,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkFile, type CheckStage, type TreeBuilder } from '../src-main/services/checkService';
+import { checkFile, type CheckStage } from '../src-main/services/checkService';
+import { poolTreeBuilder } from '../src-main/services/treeBuilder';
 import { createImporter } from '../src-main/services/importers';
 import { TreePool } from '../src-main/services/treePool';
 import { reportToJson } from '../src-core/report/index';
@@ -471,8 +472,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRecord> {
     };
     // The command line's tree builder (a pool of one child per core) with its bundled child.
     const pool = new TreePool({ worker: { file: path.join(ensureBuilt(options.root), '../../compute/treeWorker.cjs'), execArgv: [] } });
-    const buildTrees: TreeBuilder = (meshes, opts) =>
-      pool.buildTrees(meshes.map((m) => ({ meshId: m.key, positions: m.mesh.positions, indices: m.mesh.indices })), opts);
+    const buildTrees = poolTreeBuilder(pool);
     const t0 = performance.now();
     let result;
     try {

@@ -12,3 +12,4 @@ export {
   type SourceLoader, type ImportFunction, type ResolveOptions, type ResolveProgress, type ResolvedPart,
   type ResolvedAssembly,
 } from './resolve.js';
+export { bodyKey } from './bodyKey.js';

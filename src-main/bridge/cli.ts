@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { DataFolderError, defaultDataFolder, ensurePrivateFolder } from '../services/dataFolder.js';
-import { HostService } from '../services/host.js';
+import { HostService } from '../services/host/hostService.js';
 import { startBridge } from './server.js';
 
 const USAGE = `Usage: npm run dev:web -- [FILE] [--port N] [--allow DIR]...

@@ -6,8 +6,9 @@
  *  - GET/HEAD of the built renderer's files (`staticDir`), with a strict Content-Security-Policy,
  *    `nosniff`, no directory listing, no way out of the folder (`..`, encoded or not, and symbolic
  *    links are refused), 404 for anything else;
- *  - a WebSocket endpoint at `/host?token=…` speaking ../contract/wire.ts: request frames go to
- *    `service.handle`, every service event goes to every connected client.
+ *  - a WebSocket endpoint at `/host?token=…` speaking ../contract/wire.ts: request frames are
+ *    admitted at the door (../contract/admission.ts) and go to `service.handle`; every service
+ *    event goes to every connected client.
  * Refused: peers that are not loopback, a Host header other than the server's own (DNS
  * rebinding), WebSocket upgrades with a wrong token (a random 32-byte hex string, compared in
  * constant time) or a foreign Origin.
@@ -20,10 +21,13 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
-import { EVENTS, type EventChannel, type HostError } from '../contract/host.js';
+import { admitRequest } from '../contract/admission.js';
+import { EVENTS, type EventChannel } from '../contract/host.js';
 import { decodeMessage, encodeMessage, parseWireMessage, WireError, type WireMessage } from '../contract/wire.js';
+import { contentSecurityPolicy } from '../services/contentSecurity.js';
 import { contentTypeOf } from '../services/contentTypes.js';
-import { HostRequestFailure, type HostServiceApi } from '../services/hostTypes.js';
+import type { HostServiceApi } from '../services/host/api.js';
+import { toHostError } from '../services/host/errors.js';
 
 export interface BridgeOptions {
   readonly service: HostServiceApi;
@@ -49,22 +53,9 @@ export const BRIDGE_HOST = '127.0.0.1';
 export const BRIDGE_PATH = '/host';
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
-/** The page's Content-Security-Policy: own scripts only, no plugins, no framing, no foreign connections. */
+/** The page's Content-Security-Policy: the app's (../services/contentSecurity.ts), connecting to this server's WebSocket. */
 export function bridgeContentSecurityPolicy(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    // React's style props go through the CSSOM, which CSP does not restrict; vite emits CSS files.
-    "style-src 'self'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    `connect-src 'self' ws://${BRIDGE_HOST}:${port}`,
-    "worker-src 'self' blob:",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return contentSecurityPolicy([`ws://${BRIDGE_HOST}:${port}`]);
 }
 
 export function isLoopback(address: string | undefined): boolean {
@@ -276,14 +267,15 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeHandle>
         return;
       }
       const { id, channel, payload } = message;
-      service.handle(channel, payload).then(
+      const admitted = admitRequest(channel, payload);
+      if (!admitted.ok) {
+        log(`refused a request: ${admitted.error.message}`);
+        send(ws, { type: 'response', id, ok: false, error: admitted.error });
+        return;
+      }
+      service.handle(channel, admitted.request).then(
         (result) => send(ws, { type: 'response', id, ok: true, result: result ?? null }),
-        (e: unknown) => {
-          const error: HostError = e instanceof HostRequestFailure
-            ? e.error
-            : { code: 'internal', message: e instanceof Error ? e.message : String(e), path: null };
-          send(ws, { type: 'response', id, ok: false, error });
-        },
+        (e: unknown) => send(ws, { type: 'response', id, ok: false, error: toHostError(e) }),
       );
     });
   });

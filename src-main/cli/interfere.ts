@@ -6,7 +6,8 @@
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import path from 'node:path';
-import { checkFile, PartError, type CheckFileResult, type CheckStage } from '../services/checkService.js';
+import { PartError } from '../services/bodies.js';
+import { checkFile, type CheckFileResult, type CheckStage } from '../services/checkService.js';
 import { FileError, makeOutputFolder, writeOutputFile } from '../services/files.js';
 import { TreeBuildError } from '../services/treePool.js';
 import { reportToCsv, reportToHtml, reportToJson, exitCode, ReportError, type InterferenceReport, type UndecidedPolicy } from '../../src-core/report/index.js';

@@ -4,8 +4,9 @@
  * end-to-end tests and machines without Electron). Both sides use this file:
  *
  *  - `REQUESTS`: every operation the renderer can ask for, by channel (`domain.verb`), with the
- *    zod schema of its request and of its response. Hosts validate each request on arrival and
- *    refuse unknown channels; clients validate each response.
+ *    zod schema of its request and of its response. Request schemas are strict: a field a schema
+ *    does not have is refused, not dropped. Hosts admit each request on arrival (./admission.ts:
+ *    unknown channels, oversize and invalid requests are refused); clients validate each response.
  *  - `EVENTS`: everything a host can push to the renderer, with its schema.
  *  - `HostApi`: the object the renderer sees — one named function per request and one `on…`
  *    subscription per event, each returning an unsubscribe. `createHostApi(transport)` builds it
@@ -16,6 +17,10 @@
  */
 import { z } from 'zod';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PATH_LENGTH, MAX_REASON_LENGTH } from '../../src-core/assembly/limits.js';
+import { RESULT_STATUSES, type ResultStatus as CoreResultStatus } from '../../src-core/check/status.js';
+
+/** The key of an unordered part pair in `statuses` (src-core/check/status.ts). */
+export { pairKey } from '../../src-core/check/status.js';
 
 // ------------------------------------------------------------------------------------------------
 // Shapes
@@ -30,7 +35,7 @@ const pathString = z.string().min(1).max(MAX_PATH_LENGTH).refine((s) => !s.inclu
 export const TransformSchema = z.array(finite).length(16);
 export type Transform = z.infer<typeof TransformSchema>;
 
-export const SettingsSchema = z.object({
+export const SettingsSchema = z.strictObject({
   /** null: automatic, from the tessellation's chordal error. */
   touchToleranceMm: finite.nonnegative().max(1e6).nullable(),
   clearanceMm: finite.nonnegative().max(1e6),
@@ -38,11 +43,11 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
-export const IgnoreRuleSchema = z.object({ a: id, b: id, reason: z.string().max(MAX_REASON_LENGTH).optional() });
+export const IgnoreRuleSchema = z.strictObject({ a: id, b: id, reason: z.string().max(MAX_REASON_LENGTH).optional() });
 export type IgnoreRule = z.infer<typeof IgnoreRuleSchema>;
 
 /** Status of a result across checks: first seen, seen again, gone, ignored by the user. */
-export const ResultStatusSchema = z.enum(['new', 'active', 'resolved', 'ignored']);
+export const ResultStatusSchema = z.enum(RESULT_STATUSES as readonly CoreResultStatus[] as [CoreResultStatus, ...CoreResultStatus[]]);
 export type ResultStatus = z.infer<typeof ResultStatusSchema>;
 
 export const PartInfoSchema = z.object({
@@ -92,9 +97,9 @@ export const BodyGeometrySchema = z.object({
 export type BodyGeometry = z.infer<typeof BodyGeometrySchema>;
 
 export const CheckScopeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('all') }),
-  z.object({ kind: z.literal('selection'), ids: z.array(id).min(1).max(100_000) }),
-  z.object({ kind: z.literal('sets'), a: z.array(id).min(1).max(100_000), b: z.array(id).min(1).max(100_000) }),
+  z.strictObject({ kind: z.literal('all') }),
+  z.strictObject({ kind: z.literal('selection'), ids: z.array(id).min(1).max(100_000) }),
+  z.strictObject({ kind: z.literal('sets'), a: z.array(id).min(1).max(100_000), b: z.array(id).min(1).max(100_000) }),
 ]);
 export type CheckScope = z.infer<typeof CheckScopeSchema>;
 
@@ -259,19 +264,19 @@ export type MenuCommand = z.infer<typeof MenuCommandSchema>;
 // ------------------------------------------------------------------------------------------------
 // Requests
 
-const docRef = z.object({ docId: id });
+const docRef = z.strictObject({ docId: id });
 
 /** Every request the renderer can make: channel → request and response schemas. */
 export const REQUESTS = {
-  'app.info': { request: z.object({}), response: AppInfoSchema },
+  'app.info': { request: z.strictObject({}), response: AppInfoSchema },
   /** Open a document; without a path the host asks the user (Electron) — null when they cancel. */
-  'doc.open': { request: z.object({ path: pathString.optional() }), response: DocumentInfoSchema.nullable() },
-  'doc.new': { request: z.object({}), response: DocumentInfoSchema },
+  'doc.open': { request: z.strictObject({ path: pathString.optional() }), response: DocumentInfoSchema.nullable() },
+  'doc.new': { request: z.strictObject({}), response: DocumentInfoSchema },
   /** Add the bodies of a CAD/STL file to a document as parts. */
   'doc.import': { request: docRef.extend({ path: pathString.optional() }), response: DocumentInfoSchema.nullable() },
   'doc.geometry': {
     request: docRef.extend({ bodyKeys: z.array(z.string().max(4400)).max(100_000).optional() }),
-    response: z.object({ bodies: z.array(BodyGeometrySchema) }),
+    response: z.strictObject({ bodies: z.array(BodyGeometrySchema) }),
   },
   /** Edit a document (placements, visibility, colours, settings, ignore rules, statuses). */
   'doc.update': {
@@ -295,25 +300,25 @@ export const REQUESTS = {
    */
   'doc.save': {
     request: docRef.extend({ saveAs: z.boolean().optional(), path: pathString.optional(), overwrite: z.boolean().optional() }),
-    response: z.object({ path: pathString }).nullable(),
+    response: z.strictObject({ path: pathString }).nullable(),
   },
-  'doc.close': { request: docRef, response: z.object({ closed: z.boolean() }) },
+  'doc.close': { request: docRef, response: z.strictObject({ closed: z.boolean() }) },
   /**
    * Unsaved work a previous run left behind (it stopped without saving: a crash, a kill, a power
    * cut), newest first — to offer at start. The host autosaves every document with unsaved
    * changes to a recovery file, and removes it when the document is saved or closed.
    */
-  'doc.recoverable': { request: z.object({}), response: z.object({ documents: z.array(RecoverableDocumentSchema) }) },
+  'doc.recoverable': { request: z.strictObject({}), response: z.strictObject({ documents: z.array(RecoverableDocumentSchema) }) },
   /** Opens a recoverable document as it was last autosaved: dirty, its path the original file (or null). */
-  'doc.recover': { request: z.object({ recoveryId: RecoveryIdSchema }), response: DocumentInfoSchema },
+  'doc.recover': { request: z.strictObject({ recoveryId: RecoveryIdSchema }), response: DocumentInfoSchema },
   /** Deletes a recoverable document's recovery file; `discarded` is false when there was none. */
-  'doc.discardRecovery': { request: z.object({ recoveryId: RecoveryIdSchema }), response: z.object({ discarded: z.boolean() }) },
+  'doc.discardRecovery': { request: z.strictObject({ recoveryId: RecoveryIdSchema }), response: z.strictObject({ discarded: z.boolean() }) },
   /** Start an all-pairs (or scoped) check; progress and the outcome arrive as job events. */
   /**
    * Check the document (or a scope of it). `refine` (default true): re-tessellate the CAD bodies of
    * pairs their triangles cannot decide, finer, until they are decided.
    */
-  'check.run': { request: docRef.extend({ scope: CheckScopeSchema.optional(), refine: z.boolean().optional() }), response: z.object({ jobId: id }) },
+  'check.run': { request: docRef.extend({ scope: CheckScopeSchema.optional(), refine: z.boolean().optional() }), response: z.strictObject({ jobId: id }) },
   /** Re-check one pair at the document's current placements (live check while dragging). */
   'check.pair': { request: docRef.extend({ a: id, b: id, withinMm: finite.nonnegative().max(1e6).optional() }), response: PairCheckSchema },
   /** The traversal of one pair at the current placements (traversal view); boxes up to maxDepth. */
@@ -323,16 +328,16 @@ export const REQUESTS = {
   },
   /** The overlap solid of two closed parts at the current placements; null when they do not overlap or are not closed. */
   'check.overlap': { request: docRef.extend({ a: id, b: id }), response: OverlapSolidSchema.nullable() },
-  'job.cancel': { request: z.object({ jobId: id }), response: z.object({ cancelled: z.boolean() }) },
+  'job.cancel': { request: z.strictObject({ jobId: id }), response: z.strictObject({ cancelled: z.boolean() }) },
   /** Export the last check's report; without a path the host asks (Electron). */
   'report.export': {
     request: docRef.extend({ format: z.enum(['html', 'csv', 'json']), path: pathString.optional() }),
-    response: z.object({ path: pathString }).nullable(),
+    response: z.strictObject({ path: pathString }).nullable(),
   },
   /** Check several saved assemblies; without paths the host asks (Electron). */
   'batch.run': {
-    request: z.object({ paths: z.array(pathString).max(10_000).optional(), reportFolder: pathString.optional(), format: z.enum(['html', 'csv', 'json']).optional() }),
-    response: z.object({ jobId: id }).nullable(),
+    request: z.strictObject({ paths: z.array(pathString).max(10_000).optional(), reportFolder: pathString.optional(), format: z.enum(['html', 'csv', 'json']).optional() }),
+    response: z.strictObject({ jobId: id }).nullable(),
   },
 } as const;
 
@@ -437,22 +442,3 @@ export function createHostApi(transport: HostTransport): HostApi {
   return Object.freeze(api) as HostApi;
 }
 
-/** The key of an unordered part pair in `statuses`. */
-export function pairKey(a: string, b: string): string {
-  return a < b ? `${a}|${b}` : `${b}|${a}`;
-}
-
-/** Parses a request for a channel on the host side; refuses unknown channels. */
-export function parseRequest(channel: string, payload: unknown):
-  | { ok: true; channel: RequestChannel; request: unknown }
-  | { ok: false; error: HostError } {
-  if (!Object.prototype.hasOwnProperty.call(REQUESTS, channel)) {
-    return { ok: false, error: { code: 'unknown-channel', message: `unknown request '${String(channel).slice(0, 100)}'` } };
-  }
-  const spec = REQUESTS[channel as RequestChannel];
-  const parsed = spec.request.safeParse(payload);
-  if (!parsed.success) {
-    return { ok: false, error: { code: 'invalid-request', message: `invalid ${channel} request: ${z.prettifyError(parsed.error).slice(0, 2000)}` } };
-  }
-  return { ok: true, channel: channel as RequestChannel, request: parsed.data };
-}

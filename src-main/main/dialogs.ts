@@ -4,7 +4,7 @@
  * grants access to them.
  */
 import type { BaseWindow, Dialog, OpenDialogOptions, SaveDialogOptions } from 'electron';
-import type { HostDialogs } from '../services/hostTypes.js';
+import type { HostDialogs } from '../services/host/api.js';
 
 type DialogLike = Pick<Dialog, 'showOpenDialog' | 'showSaveDialog'>;
 

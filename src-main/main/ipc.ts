@@ -1,10 +1,10 @@
 /**
- * The IPC wiring between the window and the host service (../services/host.ts):
+ * The IPC wiring between the window and the host service (../services/host/hostService.ts):
  *
  *  - one `ipcMain.handle` per request channel of the contract (REQUESTS); each checks that the
  *    message comes from our window's main frame showing app:// (./security.ts) — anything else is
- *    refused and logged — and passes the payload to `service.handle`, which validates it. The
- *    answer is a ReplyEnvelope (`{ ok, result }` / `{ ok, error }`, ../preload/shellIpc.ts), which
+ *    refused and logged — admits the payload at the door (../contract/admission.ts: size, depth,
+ *    strict schema; a refusal is logged) and passes it to `service.handle`. The answer is a ReplyEnvelope (`{ ok, result }` / `{ ok, error }`, ../preload/shellIpc.ts), which
  *    the preload unwraps. Channels outside the contract have no handler at all.
  *  - every host event (EVENTS) is forwarded to the window with `webContents.send`.
  *  - the shell's drop channel: see `handleDroppedFile` below for what is trusted and why.
@@ -12,12 +12,11 @@
  * Electron comes in as parameters (typed only), so tests drive this with fakes.
  */
 import path from 'node:path';
-import {
-  EVENTS, HostErrorSchema,
-  type EventChannel, type HostError, type RequestChannel, REQUESTS,
-} from '../contract/host.js';
+import { admitRequest } from '../contract/admission.js';
+import { EVENTS, REQUESTS, type EventChannel, type HostError, type RequestChannel } from '../contract/host.js';
 import { DROP_FILE_CHANNEL, type ReplyEnvelope } from '../preload/shellIpc.js';
-import { HostRequestFailure, type HostServiceApi } from '../services/hostTypes.js';
+import type { HostServiceApi } from '../services/host/api.js';
+import { toHostError } from '../services/host/errors.js';
 import { isTrustedSender, type IpcEventLike, type TrustedContents } from './security.js';
 
 /** The part of Electron's ipcMain used here. */
@@ -44,17 +43,6 @@ export interface HostIpcOptions {
 }
 
 const REFUSED: HostError = { code: 'access-denied', message: 'request refused: it does not come from the app window' };
-
-/** The HostError of a failed request; unexpected exceptions become 'internal' (and are logged). */
-export function toHostError(e: unknown, log: (message: string) => void = () => {}): HostError {
-  if (e instanceof HostRequestFailure) return e.error;
-  const candidate = (e as { error?: unknown } | null)?.error;
-  const parsed = HostErrorSchema.safeParse(candidate);
-  if (parsed.success) return parsed.data;
-  const message = e instanceof Error ? e.message : String(e);
-  log(`internal error: ${e instanceof Error && e.stack ? e.stack : message}`);
-  return { code: 'internal', message: `internal error: ${message}` };
-}
 
 /**
  * The path of a dropped file as the preload sent it: an absolute path without NUL, at most 4096
@@ -85,10 +73,18 @@ export function registerHostIpc(options: HostIpcOptions): () => void {
   const run = async (channel: RequestChannel, payload: unknown): Promise<ReplyEnvelope> => {
     options.onRequest?.(channel);
     let reply: ReplyEnvelope;
-    try {
-      reply = { ok: true, result: await service.handle(channel, payload) };
-    } catch (e) {
-      reply = { ok: false, error: toHostError(e, log) };
+    const admitted = admitRequest(channel, payload);
+    if (!admitted.ok) {
+      log(`refused a request: ${admitted.error.message}`);
+      reply = { ok: false, error: admitted.error };
+    } else {
+      try {
+        reply = { ok: true, result: await service.handle(channel, admitted.request) };
+      } catch (e) {
+        const error = toHostError(e);
+        if (error.code === 'internal') log(`internal error: ${e instanceof Error && e.stack ? e.stack : String(e)}`);
+        reply = { ok: false, error };
+      }
     }
     try {
       options.onSettled?.(channel, reply);

@@ -1,7 +1,7 @@
 /**
  * The Electron main process (bundled to dist/node/main/main.cjs, package.json's `main`). Thin: it
  * owns the app's lifecycle, the window, the menu and the dialogs, and hands every request of the
- * renderer to the host service (../services/host.ts), which does the work in plain Node.
+ * renderer to the host service (../services/host/hostService.ts), which does the work in plain Node.
  *
  *  - One instance: a second launch passes its files to the first (and quits); the first focuses
  *    its window and opens them.
@@ -21,9 +21,9 @@ import { app, dialog, ipcMain, Menu, protocol, session, utilityProcess, type Bro
 import type { MenuCommand } from '../contract/host.js';
 import { OPEN_FILE_CHANNEL } from '../preload/shellIpc.js';
 import { APP_NAME } from '../services/appInfo.js';
-import { HostService } from '../services/host.js';
+import { HostService } from '../services/host/hostService.js';
 import { RecentFiles } from '../services/recent.js';
-import type { HostServiceApi } from '../services/hostTypes.js';
+import type { HostServiceApi } from '../services/host/api.js';
 import { filesFromArgv, filesFromSecondInstance, launchData, type ArgvOptions } from './argv.js';
 import { CLOSE_BUTTONS, CLOSE_CHOICES, CloseGuard, SaveWatcher, unsavedChangesMessage } from './closeGuard.js';
 import { createHostDialogs } from './dialogs.js';

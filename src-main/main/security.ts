@@ -14,6 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Session, WebContents } from 'electron';
+import { contentSecurityPolicy } from '../services/contentSecurity.js';
 import { contentTypeOf } from '../services/contentTypes.js';
 
 export const APP_SCHEME = 'app';
@@ -30,26 +31,8 @@ export const APP_SCHEME_PRIVILEGES = {
   codeCache: true,
 } as const;
 
-/**
- * The Content-Security-Policy of every app:// response. Scripts, styles, fonts and connections
- * only from the app itself; images and workers also from data:/blob: URLs (three.js textures,
- * module workers); nothing may frame the page, change its base URL or post forms. No
- * 'unsafe-inline' for styles: React's `style` props are set through the CSSOM, which CSP does not
- * restrict, and vite emits the renderer's CSS as files.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The Content-Security-Policy of every app:// response (../services/contentSecurity.ts). */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /** Whether a URL is one of the app's own pages or files (app://interfere/…). */
 export function isAppUrl(url: string): boolean {

@@ -1,15 +1,11 @@
 /**
- * Check a document end to end in plain Node: open it (assembly or bare CAD/STL file), build one
- * tree per distinct body (bodies placed several times share their mesh and tree), run the
- * whole-assembly check, and build the report. Used by the command line, the Electron handlers
- * and the test bridge.
+ * Check a document end to end in plain Node: open it (assembly or bare CAD/STL file), make its
+ * bodies ready (./bodies.ts: one mesh and tree per distinct body, however many parts place it),
+ * run the whole-assembly check, and build the report. Used by the command line and batch checks.
  */
 import path from 'node:path';
+import { bodyKey } from '../../src-core/assembly/bodyKey.js';
 import type { ResolvedAssembly, ImportFunction } from '../../src-core/assembly/resolve.js';
-import { createMesh, MeshError, type TriangleMesh } from '../../src-core/geometry/mesh.js';
-import { edgeReport } from '../../src-core/geometry/meshProps.js';
-import { buildObbTree } from '../../src-core/obbtree/build.js';
-import type { ObbTree } from '../../src-core/obbtree/layout.js';
 import { runCheck } from '../../src-core/check/check.js';
 import { refineCheck, type RefineLimits } from '../../src-core/check/refine.js';
 import type { CheckPart, CheckResult, CheckSettings } from '../../src-core/check/types.js';
@@ -18,26 +14,7 @@ import { defaultImporter, openAny, type DocumentKind } from './documents.js';
 import { loadManifold } from './manifoldNode.js';
 import { APP_NAME, APP_VERSION } from './appInfo.js';
 import { createHostRefiner, type RefinerSource } from './refiner.js';
-
-/** Builds trees for meshes (by key); in-process by default, or through the process pool. */
-export type TreeBuilder = (
-  meshes: readonly { readonly key: string; readonly mesh: TriangleMesh }[],
-  options: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
-) => Promise<Map<string, ObbTree>>;
-
-/** Builds every tree in this process (small inputs, tests). */
-export const buildTreesInProcess: TreeBuilder = async (meshes, options) => {
-  const out = new Map<string, ObbTree>();
-  const total = meshes.reduce((s, m) => s + m.mesh.triangleCount, 0);
-  let done = 0;
-  for (const { key, mesh } of meshes) {
-    if (options.signal?.aborted) throw abortError();
-    out.set(key, buildObbTree(mesh));
-    done += mesh.triangleCount;
-    options.onProgress?.(done, total);
-  }
-  return out;
-};
+import { bodySourcesOf, buildBodies, buildTreesInProcess, meshesOf, PartError, type Body, type TreeBuilder } from './bodies.js';
 
 export type CheckStage = 'open' | 'trees' | 'check' | 'refine';
 
@@ -69,44 +46,13 @@ export interface CheckFileResult {
   readonly timings: { readonly openMs: number; readonly treesMs: number; readonly checkMs: number };
 }
 
-function abortError(): Error {
-  const e = new Error('the check was cancelled');
-  e.name = 'AbortError';
-  return e;
-}
-
-/** A part's body that cannot be checked, naming the part and its source. */
-export class PartError extends Error {
-  override readonly name = 'PartError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
-
-/** Meshes per distinct (source, body), validated. */
-export function meshesOf(assembly: ResolvedAssembly, fileName: string): Map<string, TriangleMesh> {
-  const meshes = new Map<string, TriangleMesh>();
-  for (const part of assembly.parts) {
-    const key = `${part.sourceId}#${part.bodyIndex}`;
-    if (meshes.has(key)) continue;
-    try {
-      meshes.set(key, createMesh(part.body.positions, part.body.indices));
-    } catch (e) {
-      if (e instanceof MeshError) {
-        throw new PartError(`${fileName}: part '${part.id}' (source '${part.sourceId}', body ${part.bodyIndex}): ${e.message}`, { cause: e });
-      }
-      throw e;
-    }
-  }
-  return meshes;
-}
-
 /** A document opened and ready to check: its parts with meshes and trees, and its settings. */
 export interface PreparedCheck {
   readonly path: string;
   readonly kind: DocumentKind;
   readonly assembly: ResolvedAssembly;
-  readonly meshes: Map<string, TriangleMesh>;
+  /** Each distinct body, by bodyKey. */
+  readonly bodies: ReadonlyMap<string, Body>;
   readonly parts: CheckPart[];
   readonly settings: CheckSettings;
   readonly timings: { readonly openMs: number; readonly treesMs: number };
@@ -128,14 +74,15 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
   });
   const assembly = opened.assembly;
   if (assembly.parts.length === 0) throw new PartError(`${fileName}: the file has no parts to check`);
-  const meshes = meshesOf(assembly, fileName);
+  const meshes = meshesOf(bodySourcesOf(assembly), fileName);
   const t1 = performance.now();
 
   const build = options.buildTrees ?? buildTreesInProcess;
-  const trees = await build(
-    [...meshes].map(([key, mesh]) => ({ key, mesh })),
-    { signal: options.signal, onProgress: (done, total) => options.onProgress?.('trees', done, total) },
-  );
+  const bodies = await buildBodies(meshes, {
+    buildTrees: build,
+    ...(options.signal ? { signal: options.signal } : {}),
+    onProgress: (done, total) => options.onProgress?.('trees', done, total),
+  });
   const t2 = performance.now();
 
   // CAD sources (their bodies know their chordal error) can be tessellated again, finer.
@@ -150,17 +97,17 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
     refinable.set(source.id, { path: file, bodies });
   }
   const parts: CheckPart[] = assembly.parts.map((p) => {
-    const key = `${p.sourceId}#${p.bodyIndex}`;
+    const body = bodies.get(bodyKey(p.sourceId, p.bodyIndex)) as Body;
     return {
       id: p.id,
       name: p.name,
-      mesh: meshes.get(key)!,
-      tree: trees.get(key)!,
+      mesh: body.mesh,
+      tree: body.tree,
       transform: p.transform,
-      chordErrorMm: p.body.chordErrorMm ?? null,
-      chordSide: p.body.chordSide ?? null,
-      faceRanges: p.body.faceRanges,
-      surfaces: p.body.surfaces ?? null,
+      chordErrorMm: body.chordErrorMm,
+      chordSide: body.chordSide,
+      faceRanges: body.faceRanges,
+      surfaces: body.surfaces,
       refine: refinable.has(p.sourceId) ? { sourceKey: p.sourceId, bodyIndex: p.bodyIndex } : null,
     };
   });
@@ -171,7 +118,7 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
     contactIsInterference: options.settings?.contactIsInterference ?? docSettings.contactIsInterference,
   };
   return {
-    path: opened.path, kind: opened.kind, assembly, meshes, parts, settings, timings: { openMs: t1 - t0, treesMs: t2 - t1 },
+    path: opened.path, kind: opened.kind, assembly, bodies, parts, settings, timings: { openMs: t1 - t0, treesMs: t2 - t1 },
     refinable, importer: options.importer ?? defaultImporter(), buildTrees: build,
   };
 }
@@ -200,11 +147,9 @@ export async function checkFile(filePath: string, options: CheckFileOptions = {}
   const t2 = performance.now();
   const check = await runPreparedCheck(prepared, options);
   const t3 = performance.now();
-  const { assembly, meshes } = prepared;
+  const { assembly, bodies } = prepared;
   const fileName = path.basename(filePath);
 
-  const closed = new Map<string, boolean>();
-  for (const [key, mesh] of meshes) closed.set(key, edgeReport(mesh).closed);
   const sources = new Map(assembly.doc.sources.map((s) => [s.id, s.path]));
   const report = buildReport({
     assemblyName: fileName,
@@ -216,7 +161,7 @@ export async function checkFile(filePath: string, options: CheckFileOptions = {}
       source: sources.get(p.sourceId) ?? p.sourceId,
       body: p.bodyIndex,
       triangles: p.body.triangleCount,
-      closed: closed.get(`${p.sourceId}#${p.bodyIndex}`) ?? false,
+      closed: bodies.get(bodyKey(p.sourceId, p.bodyIndex))?.closed ?? false,
     })),
     generatedAt: options.generatedAt ?? new Date(),
     generator: { name: APP_NAME, version: APP_VERSION },

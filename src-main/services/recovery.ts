@@ -1,5 +1,5 @@
 /**
- * Recovery files: the unsaved state of open documents, autosaved by the host service (./host.ts)
+ * Recovery files: the unsaved state of open documents, autosaved by the host service (./host/autosave.ts)
  * so that a crash, a kill or a power cut loses at most the last few seconds of work.
  *
  * Each document with unsaved changes has one file, `<userDataDir>/recovery/<recoveryId>.json`,
@@ -13,7 +13,7 @@
  *
  * The folder is created with mode 0700 and must stay private (./dataFolder.ts): a folder owned by
  * another user or writable by others is neither read nor written. A record is still only a
- * claim: recovering it grants reading its document's file, never writing (./host.ts saves a
+ * claim: recovering it grants reading its document's file, never writing (./host/documentStore.ts saves a
  * recovered document under the same access policy as any other request).
  *
  * The service removes a document's file when it is saved or closed. Files left behind by runs

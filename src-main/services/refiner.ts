@@ -9,11 +9,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { bodyKey } from '../../src-core/assembly/bodyKey.js';
 import type { ImportFunction } from '../../src-core/assembly/resolve.js';
 import type { RefinedBody, Refiner } from '../../src-core/check/refine.js';
 import { createMesh } from '../../src-core/geometry/mesh.js';
 import type { ImportResult } from '../../src-core/io/types.js';
-import type { TreeBuilder } from './checkService.js';
+import type { TreeBuilder } from './bodies.js';
 
 export interface RefinerSource {
   /** The file to read again (absolute). */
@@ -77,7 +78,7 @@ export function createHostRefiner(options: HostRefinerOptions): HostRefiner {
       bodies.clear();
     },
     body(sourceKey, bodyIndex, deflectionMm, signal) {
-      const id = `${sourceKey}#${bodyIndex}@${deflectionMm}`;
+      const id = `${bodyKey(sourceKey, bodyIndex)}@${deflectionMm}`;
       let p = bodies.get(id);
       if (!p) {
         p = (async (): Promise<RefinedBody> => {

@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createMesh, MeshError } from '../../src-core/geometry/mesh.js';
+import { createMesh, MeshError, type TriangleMesh } from '../../src-core/geometry/mesh.js';
 import { buildObbTree, DEFAULT_LEAF_SIZE } from '../../src-core/obbtree/build.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
 import { deserializeTree } from '../../src-core/obbtree/serialize.js';
@@ -46,6 +46,11 @@ export interface TreeMeshInput {
   readonly positions: Float64Array;
   /** Three vertex indices per triangle. */
   readonly indices: Uint32Array;
+  /**
+   * The same arrays as a mesh validated already (createMesh, at import): built in this process
+   * as it is, not validated again. Without it the arrays are validated first.
+   */
+  readonly mesh?: TriangleMesh;
 }
 
 export interface BuildTreesOptions {
@@ -392,9 +397,9 @@ export class TreePool {
     for (const m of meshes) {
       if (signal?.aborted) throw abortError(signal);
       if (this.disposed) throw new TreeBuildError('disposed', 'the tree pool has been disposed');
-      let mesh: ReturnType<typeof createMesh>;
+      let mesh: TriangleMesh;
       try {
-        mesh = createMesh(m.positions, m.indices);
+        mesh = m.mesh ?? createMesh(m.positions, m.indices);
       } catch (e) {
         throw new TreeBuildError('invalid-mesh', `mesh '${m.meshId}': ${e instanceof MeshError ? e.message : String(e)}`, m.meshId);
       }

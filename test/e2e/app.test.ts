@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS, ensureRendererBuilt, RENDERER, ROOT, skipWithoutChromium } from '../support/chromium';
 import { startBridge, type BridgeHandle } from '../../src-main/bridge/server';
 import { checkFile } from '../../src-main/services/checkService';
-import { HostService } from '../../src-main/services/host';
+import { HostService } from '../../src-main/services/host/hostService';
 import { createImporter } from '../../src-main/services/importers';
 
 const SAMPLES = path.join(ROOT, 'assets/samples');

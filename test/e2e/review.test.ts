@@ -22,7 +22,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS, ensureRendererBuilt, RENDERER, ROOT, skipWithoutChromium } from '../support/chromium';
 import { startBridge, type BridgeHandle } from '../../src-main/bridge/server';
-import { HostService } from '../../src-main/services/host';
+import { HostService } from '../../src-main/services/host/hostService';
 
 const VIEWPORT = { width: 1280, height: 800 };
 const SAMPLES = path.join(ROOT, 'assets/samples');

@@ -6,7 +6,7 @@ import { WebSocket } from 'ws';
 import { HostRequestError, type EventChannel, type EventOf } from '../../../src-main/contract/host.js';
 import { decodeMessage, encodeMessage, parseWireMessage, type WireMessage } from '../../../src-main/contract/wire.js';
 import { startBridge, isLoopback, type BridgeHandle } from '../../../src-main/bridge/server.js';
-import { HostRequestFailure, type HostServiceApi } from '../../../src-main/services/hostTypes.js';
+import type { HostServiceApi } from '../../../src-main/services/host/api.js';
 import { connectBridge } from '../../../src-renderer/host/bridgeClient.js';
 import { createTestHost, GEAR, TEST_DATA, tempDir, type TestHost } from '../host/helpers.js';
 
@@ -25,7 +25,7 @@ class FakeService implements HostServiceApi {
       return { cancelled: false };
     }
     if (channel === 'slow') return new Promise(() => {});
-    throw new HostRequestFailure({ code: 'unknown-channel', message: `unknown request '${channel}'` });
+    throw new HostRequestError({ code: 'unknown-channel', message: `unknown request '${channel}'` });
   }
   on<E extends EventChannel>(event: E, listener: (payload: EventOf<E>) => void): () => void {
     let set = this.listeners.get(event);

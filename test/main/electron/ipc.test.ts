@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENTS, REQUESTS, type EventChannel } from '../../../src-main/contract/host.js';
-import { registerHostIpc, parseDroppedPath, toHostError, type WindowContents } from '../../../src-main/main/ipc.js';
+import { registerHostIpc, parseDroppedPath, type WindowContents } from '../../../src-main/main/ipc.js';
 import { DROP_FILE_CHANNEL, type ReplyEnvelope } from '../../../src-main/preload/shellIpc.js';
 import { APP_INDEX_URL, type FrameLike, type IpcEventLike } from '../../../src-main/main/security.js';
-import { HostRequestFailure, type HostServiceApi } from '../../../src-main/services/hostTypes.js';
+import { HostRequestError } from '../../../src-main/contract/host.js';
+import type { HostServiceApi } from '../../../src-main/services/host/api.js';
+import { toHostError } from '../../../src-main/services/host/errors.js';
 
 type Listener = (event: IpcEventLike, ...args: unknown[]) => unknown;
 
@@ -102,7 +104,7 @@ describe('IPC handlers', () => {
 
   it('turns the service failures into HostErrors, unexpected ones into internal errors', async () => {
     const failures: unknown[] = [
-      new HostRequestFailure({ code: 'not-found', message: 'a.stp: file not found', path: '/a.stp' }),
+      new HostRequestError({ code: 'not-found', message: 'a.stp: file not found', path: '/a.stp' }),
       new Error('boom'),
       'odd',
     ];

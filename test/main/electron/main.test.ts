@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUESTS } from '../../../src-main/contract/host.js';
 import { APP_INDEX_URL, CONTENT_SECURITY_POLICY } from '../../../src-main/main/security.js';
 import { DROP_FILE_CHANNEL, OPEN_FILE_CHANNEL } from '../../../src-main/preload/shellIpc.js';
-import type { HostServiceOptions } from '../../../src-main/services/hostTypes.js';
+import type { HostServiceOptions } from '../../../src-main/services/host/api.js';
 import { FakeBrowserWindow, resetFake, type Fake } from './fakeElectron.js';
 
 class FakeHostService {
@@ -63,13 +63,13 @@ beforeEach(async () => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
   vi.resetModules();
   vi.doMock('electron', () => f.module);
-  vi.doMock('../../../src-main/services/host.js', () => ({ HostService: FakeHostService }));
+  vi.doMock('../../../src-main/services/host/hostService.js', () => ({ HostService: FakeHostService }));
 });
 
 afterEach(async () => {
   process.argv = savedArgv;
   vi.doUnmock('electron');
-  vi.doUnmock('../../../src-main/services/host.js');
+  vi.doUnmock('../../../src-main/services/host/hostService.js');
   vi.restoreAllMocks();
   await rm(base, { recursive: true, force: true });
 });

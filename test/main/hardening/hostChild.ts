@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import { HostService } from '../../../src-main/services/host.js';
+import { HostService } from '../../../src-main/services/host/hostService.js';
 import { nodeAtomicFs, type AtomicFs } from '../../../src-main/services/files.js';
 import { moved } from './support.js';
 

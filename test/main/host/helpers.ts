@@ -4,9 +4,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { EVENTS, REQUESTS, type EventChannel, type EventOf, type RequestChannel, type RequestOf, type ResponseOf } from '../../../src-main/contract/host.js';
-import { HostService, type HostServiceTuning } from '../../../src-main/services/host.js';
-import type { HostDialogs, HostServiceOptions } from '../../../src-main/services/hostTypes.js';
+import { EVENTS, REQUESTS, type CheckOutcome, type EventChannel, type EventOf, type RequestChannel, type RequestOf, type ResponseOf } from '../../../src-main/contract/host.js';
+import { HostService, type HostServiceTuning } from '../../../src-main/services/host/hostService.js';
+import type { HostDialogs, HostServiceOptions } from '../../../src-main/services/host/api.js';
 
 // As the command line does: OpenCascade's wasm compiles far faster with baseline code only, and a
 // test process reads only a few files (each test file runs in its own process).
@@ -20,6 +20,7 @@ export const SO101 = path.join(ASSEMBLIES, 'so101-zero.assembly.json');
 export const GEAR = path.join(ASSEMBLIES, 'stl-gear-polytopes.assembly.json');
 export const FANUC = path.join(ASSEMBLIES, 'fanuc-zero.assembly.json');
 export const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+export const STL = path.join(TEST_DATA, 'stl-models/polytopes');
 
 export function tempDir(label: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `interfere-${label}-`));
@@ -112,7 +113,7 @@ export async function refusal(p: Promise<unknown>): Promise<{ code: string; mess
     await p;
   } catch (e) {
     const error = (e as { error?: { code: string; message: string } }).error;
-    if ((e as Error).name !== 'HostRequestFailure' || !error) throw e;
+    if ((e as Error).name !== 'HostRequestError' || !error) throw e;
     return error;
   }
   throw new Error('the request succeeded');
@@ -120,4 +121,17 @@ export async function refusal(p: Promise<unknown>): Promise<{ code: string; mess
 
 export function translation(x: number, y: number, z: number): number[] {
   return [1, 0, 0, x, 0, 1, 0, y, 0, 0, 1, z, 0, 0, 0, 1];
+}
+
+/** Checks a document (or a scope of it) and returns the outcome; fails when the check does. */
+export async function runCheck(h: TestHost, docId: string, scope?: { kind: 'all' }): Promise<CheckOutcome> {
+  const { jobId } = await h.call('check.run', { docId, ...(scope ? { scope } : {}) });
+  const end = await h.job(jobId);
+  if (end.kind !== 'check' || !('outcome' in end)) throw new Error(`check failed: ${JSON.stringify(end)}`);
+  return end.outcome;
+}
+
+/** The pairs of an outcome's results (of one kind), as `a/b`. */
+export function pairsOf(o: CheckOutcome, kind?: string): string[] {
+  return o.results.filter((r) => kind === undefined || r.kind === kind).map((r) => `${r.a}/${r.b}`);
 }

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import {
   REQUESTS, type DocumentInfo, type HostError, type RequestChannel, type RequestOf,
 } from '../../../src-main/contract/host.js';
-import { MAX_REQUEST_BYTES, MAX_REQUEST_DEPTH } from '../../../src-main/services/host.js';
+import { MAX_REQUEST_BYTES, MAX_REQUEST_DEPTH } from '../../../src-main/contract/admission.js';
 import { APP_INDEX_URL, type IpcEventLike } from '../../../src-main/main/security.js';
 import { DROP_FILE_CHANNEL, type ReplyEnvelope } from '../../../src-main/preload/shellIpc.js';
 import { createIpcTransport } from '../../../src-main/preload/transport.js';

@@ -1,10 +1,13 @@
 /**
- * What the thin shells (Electron main, the loopback bridge) need from the host service, and what
- * they provide to it. The service itself (./host.ts) is plain Node: every request of the host API
- * (../contract/host.ts) is handled there, whichever shell received it.
+ * The contract of the host service: what the thin shells (Electron main, the loopback bridge)
+ * need from it, what they provide to it, and the types its parts share. The service itself
+ * (./hostService.ts and its parts in this folder) is plain Node: every request of the host API
+ * (../../contract/host.ts) is handled there, whichever shell received it.
  */
-import type { EventChannel, EventOf, HostError, RequestChannel, ResponseOf } from '../contract/host.js';
-import type { ForkFn } from './spawn.js';
+import type { EventChannel, EventOf } from '../../contract/host.js';
+import type { AtomicFs } from '../files.js';
+import type { ForkFn } from '../spawn.js';
+import type { TreePoolOptions } from '../treePool.js';
 
 /** Native file dialogs; a shell without them (the bridge) passes null. */
 export interface HostDialogs {
@@ -36,8 +39,10 @@ export interface HostServiceOptions {
 /** The host service as the shells see it. */
 export interface HostServiceApi {
   /**
-   * Handles one request; `payload` is validated here (unknown channels and invalid payloads are
-   * refused with a HostError). Resolves with the response or rejects with HostRequestFailure.
+   * Handles one request; `payload` is admitted here as at the shells' door (unknown channels,
+   * oversize and invalid payloads are refused with a HostError, ../../contract/admission.ts).
+   * Resolves with the response or rejects with HostRequestError (../../contract/host.ts), the one
+   * error that crosses to the renderer.
    */
   handle(channel: string, payload: unknown): Promise<unknown>;
   /** Subscribes to host events (to forward them to the renderer). */
@@ -50,12 +55,27 @@ export interface HostServiceApi {
   dispose(): Promise<void>;
 }
 
-/** A request that failed: the HostError to send back. */
-export class HostRequestFailure extends Error {
-  override readonly name = 'HostRequestFailure';
-  constructor(readonly error: HostError) {
-    super(error.message);
-  }
+/** Settings the shells do not need; tests use them. */
+export interface HostServiceTuning {
+  /** Options of the service's tree pool (size, in-process threshold, worker entry). */
+  readonly treePool?: Omit<TreePoolOptions, 'fork' | 'log' | 'cache'>;
+  /** Keep built trees in `<userDataDir>/tree-cache` so reopening is fast (default true). */
+  readonly treeCache?: boolean;
+  /** Least milliseconds between two progress events of a job at the same stage (default 100). */
+  readonly progressIntervalMs?: number;
+  /**
+   * Autosave of unsaved work to recovery files: the first write `debounceMs` after a document
+   * becomes dirty (default 2 s), then at most every `intervalMs` while it changes (default 30 s);
+   * false: none.
+   */
+  readonly autosave?: false | { readonly debounceMs?: number; readonly intervalMs?: number };
+  /** The file operations of saving documents (default node:fs/promises; tests pause or fail steps). */
+  readonly atomicFs?: AtomicFs;
 }
 
-export type HandlerMap = { [C in RequestChannel]: (request: never) => Promise<ResponseOf<C>> };
+/** The formats of a report. */
+export type ReportFormat = 'html' | 'csv' | 'json';
+
+/** What a job does (the `kind` of its events). */
+export type JobKind = 'check' | 'batch' | 'open' | 'import';
+

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from
 import path from 'node:path';
 import { AccessPolicy, canonicalPath, isInside } from '../../../src-main/services/access.js';
 import { MAX_RECENT_FILES, RECENT_FILE_NAME, RecentFiles } from '../../../src-main/services/recent.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from '../host/helpers.js';
 
 describe('access policy', () => {
   it('allows files inside allowed folders (read and write), and nothing next to them', async () => {

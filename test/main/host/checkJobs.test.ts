@@ -1,48 +1,64 @@
-import { describe, it, expect } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import path from 'node:path';
-import { parseReport } from '../../../src-core/report/index.js';
 import type { DocumentInfo } from '../../../src-main/contract/host.js';
 import { fakeFork, resultFor } from '../compute/helpers.js';
 import type { BuildRequest } from '../../../src-main/contract/compute.js';
-import { createTestHost, FANUC, GEAR, refusal, TEST_DATA, SO101, tempDir } from './helpers.js';
+import {
+  createTestHost, IDENTITY, MOVED, pairsOf, refusal, runCheck, SAMPLE, SO101, TEST_DATA, translation, type TestHost,
+} from './helpers.js';
 
-describe('host service: batch checks', () => {
-  it('checks three assemblies like the command line, one of them broken, with a report per file', async () => {
-    const work = tempDir('batch');
-    const broken = path.join(work, 'broken.assembly.json');
-    writeFileSync(broken, JSON.stringify({ format: 'interfere-assembly', version: 1, name: 'broken', units: 'mm', sources: [{ id: 's', path: 'missing.stp' }] }));
-    const h = createTestHost({ allowedFolders: [TEST_DATA, work] });
-    try {
-      const started = await h.call('batch.run', { paths: [GEAR, broken, FANUC], reportFolder: work, format: 'json' });
-      const end = await h.job(started!.jobId);
-      expect(end.kind).toBe('batch');
-      if (end.kind !== 'batch' || !('files' in end)) throw new Error('batch failed');
-      expect(end.files.map((f) => [path.basename(f.path), f.status, f.exitCode])).toEqual([
-        ['stl-gear-polytopes.assembly.json', 'interference', 1],
-        ['broken.assembly.json', 'failed', 2],
-        ['fanuc-zero.assembly.json', 'clear', 0],
-      ]);
-      const [gear, bad, fanuc] = end.files;
-      expect(gear.summary).toMatchObject({ parts: 4, interferences: 1, contacts: 1, clearanceViolations: 1 });
-      expect(fanuc.summary).toMatchObject({ parts: 7, interferences: 0, ignored: 10 });
-      expect(bad.summary).toBeNull();
-      expect(bad.reportPath).toBeNull();
-      expect(bad.error).toContain('broken.assembly.json');
-      expect(bad.error).toContain('missing.stp');
-      expect(gear.reportPath).toBe(path.join(work, 'stl-gear-polytopes.report.json'));
-      expect(parseReport(readFileSync(gear.reportPath!, 'utf8')).summary.clearanceViolations).toBe(1);
-      expect(existsSync(path.join(work, 'broken.report.json'))).toBe(false);
-      expect(fanuc.reportPath).toBe(path.join(work, 'fanuc-zero.report.json'));
-      const perFile = h.eventsOf('batch.file').filter((e) => e.jobId === started!.jobId);
-      expect(perFile.map((e) => [e.index, e.total])).toEqual([[0, 3], [1, 3], [2, 3]]);
-      expect(h.eventsOf('job.progress').some((p) => p.jobId === started!.jobId && /checking stl-gear-polytopes/.test(p.stage))).toBe(true);
-      // Without paths the host asks; a cancelled dialog starts nothing.
-      expect(await h.call('batch.run', {})).toBeNull();
-      expect(h.dialogs.asked).toContain('openFiles:Batch Check');
-    } finally {
-      await h.service.dispose();
-    }
+describe('host service: result statuses', () => {
+  let h: TestHost;
+  beforeAll(() => {
+    h = createTestHost({ allowedFolders: [TEST_DATA, path.dirname(SAMPLE)] });
+  });
+  afterAll(async () => {
+    await h.service.dispose();
+  });
+
+  it('tracks result statuses across checks: new, active, resolved, and a user-set ignored', async () => {
+    const doc = (await h.call('doc.open', { path: MOVED })) as DocumentInfo;
+    const first = await runCheck(h, doc.id);
+    expect(first.summary).toMatchObject({ parts: 18, triangles: 5040, interferences: 6, contacts: 25 });
+    expect(first.results.every((r) => r.status === 'new')).toBe(true);
+    expect(first.resolved).toEqual([]);
+    expect(pairsOf(first, 'interference')).toEqual(['bolt-5/nut-6', 'bolt-5/l-bracket-9', 'bolt-5/plate-10', 'plate-10/nut-12', 'plate-10/nut-14', 'bolt-13/nut-14']);
+    const contained = first.results.find((r) => r.contained);
+    expect(contained).toMatchObject({ a: 'plate-10', b: 'nut-12', containedPart: 'nut-12' });
+
+    // Move bolt-5 back where it belongs: its three interferences become contacts (still present).
+    const moved = await h.call('doc.update', { docId: doc.id, transforms: { 'bolt-5': IDENTITY }, statuses: { 'nut-12|plate-10': 'ignored' } });
+    expect(moved.dirty).toBe(true);
+    expect(moved.parts.find((p) => p.id === 'bolt-5')?.transform).toEqual(IDENTITY);
+    const second = await runCheck(h, doc.id);
+    expect(second.summary.interferences).toBe(first.summary.interferences - 3);
+    expect(pairsOf(second, 'interference')).toEqual(['plate-10/nut-12', 'plate-10/nut-14', 'bolt-13/nut-14']);
+    for (const r of second.results.filter((x) => x.a === 'bolt-5' || x.b === 'bolt-5')) expect(r.status).toBe('active');
+    expect(second.results.find((r) => r.b === 'nut-12' && r.a === 'plate-10')?.status).toBe('ignored');
+    expect(second.results.filter((r) => r.status === 'new')).toEqual([]);
+
+    // Move nut-14 far away: both of its interferences are resolved.
+    await h.call('doc.update', { docId: doc.id, transforms: { 'nut-14': translation(0, 0, 500) } });
+    const third = await runCheck(h, doc.id);
+    expect(third.resolved).toEqual([{ a: 'plate-10', b: 'nut-14' }, { a: 'bolt-13', b: 'nut-14' }]);
+    expect(pairsOf(third, 'interference')).toEqual(['plate-10/nut-12']);
+    const info = (await h.call('doc.update', { docId: doc.id })) as DocumentInfo;
+    expect(info.statuses['nut-14|plate-10']).toBe('resolved');
+    expect(info.statuses['bolt-13|nut-14']).toBe('resolved');
+    expect(info.statuses['nut-12|plate-10']).toBe('ignored');
+    expect(info.statuses['bolt-5|nut-6']).toBe('active');
+    // Progress was reported, throttled, as text for people.
+    const progress = h.eventsOf('job.progress').filter((p) => p.kind === 'check');
+    expect(progress.some((p) => p.stage === 'checking pairs')).toBe(true);
+    // Each finished check also announced the changed document.
+    expect(h.eventsOf('doc.changed').some((d) => d.id === doc.id && d.statuses['bolt-13|nut-14'] === 'resolved')).toBe(true);
+
+    // A scoped check leaves the statuses of pairs outside its scope alone.
+    const { jobId } = await h.call('check.run', { docId: doc.id, scope: { kind: 'sets', a: ['bolt-5'], b: ['nut-6'] } });
+    const scoped = await h.job(jobId);
+    expect(scoped.kind === 'check' && 'outcome' in scoped && scoped.outcome.results.map((r) => `${r.a}/${r.b} ${r.status}`)).toEqual(['bolt-5/nut-6 active']);
+    const after = (await h.call('doc.update', { docId: doc.id })) as DocumentInfo;
+    expect(after.statuses['nut-14|plate-10']).toBe('resolved');
   });
 });
 

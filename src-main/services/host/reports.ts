@@ -1,0 +1,74 @@
+/**
+ * Reports of the host service: the last check of a document exported as HTML, CSV or JSON
+ * (`report.export`), and the rule every report written here follows: never over a saved
+ * assembly or a file that failed to open.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { RequestOf } from '../../contract/host.js';
+import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
+import { buildReport, reportToCsv, reportToHtml, reportToJson, type InterferenceReport } from '../../../src-core/report/index.js';
+import { APP_NAME, APP_VERSION } from '../appInfo.js';
+import { writeFileAtomic } from '../files.js';
+import type { ReportFormat } from './api.js';
+import { allowed, requireDialogs, type HostContext } from './context.js';
+import { docName, stemOf, type DocState } from './document.js';
+import type { DocumentStore } from './documentStore.js';
+import { failure } from './errors.js';
+
+export function renderReport(report: InterferenceReport, format: ReportFormat): string {
+  if (format === 'json') return reportToJson(report);
+  if (format === 'csv') return reportToCsv(report);
+  return reportToHtml(report);
+}
+
+/** Why no report may be written to `target` ('would-overwrite'): a file that failed to open or a saved assembly; else null. */
+export async function reportTargetProblem(store: DocumentStore, target: string): Promise<string | null> {
+  const failed = await store.unopenableReason(target);
+  if (failed !== undefined) return `${target}: no report was written: this file could not be opened (${failed}) and is kept as it is`;
+  if (target.toLowerCase().endsWith(ASSEMBLY_EXTENSION)) {
+    const exists = await stat(target).then(() => true, () => false);
+    if (exists) return `${target}: no report was written: this is a saved assembly and is kept as it is; choose another name`;
+  }
+  return null;
+}
+
+/** `report.export`: the document's last check as a report file; null when the user cancels. */
+export async function exportReport(
+  ctx: HostContext, store: DocumentStore, d: DocState, { format, path: requested }: RequestOf<'report.export'>,
+): Promise<{ path: string } | null> {
+  const name = docName(d);
+  if (!d.last) throw failure('no-check', `${name}: there is nothing to report yet — run a check first`, d.path);
+  let target: string;
+  let chosen = false;
+  if (requested !== undefined) {
+    target = requested;
+  } else {
+    const folder = d.path !== null ? path.dirname(d.path) : '';
+    const picked = await requireDialogs(ctx, 'report file').saveFile({
+      title: 'Export Report', defaultPath: path.join(folder, `${stemOf(name)}.report.${format}`),
+      filters: [{ name: format.toUpperCase(), extensions: [format] }],
+    });
+    if (picked === null) return null;
+    target = picked;
+    chosen = true;
+  }
+  const ext = path.extname(target).toLowerCase();
+  if (!(ext === `.${format}` || (format === 'html' && ext === '.htm'))) target += `.${format}`;
+  target = path.resolve(target);
+  if (chosen) ctx.policy.grant(target, 'write');
+  else await allowed(ctx, target, 'write');
+  const kept = await reportTargetProblem(store, target);
+  if (kept !== null) throw failure('would-overwrite', kept, target);
+  const { result, reportParts } = d.last;
+  const report = buildReport({
+    assemblyName: name,
+    ...(d.doc.name ? { title: d.doc.name } : {}),
+    check: { ...result, warnings: [...d.warnings, ...result.warnings] },
+    parts: reportParts,
+    generatedAt: new Date(),
+    generator: { name: APP_NAME, version: APP_VERSION },
+  });
+  await writeFileAtomic(target, renderReport(report, format));
+  return { path: target };
+}
