@@ -205,7 +205,7 @@ export type PairCheck = z.infer<typeof PairCheckSchema>;
 
 export const BatchFileResultSchema = z.object({
   path: pathString,
-  status: z.enum(['clear', 'interference', 'failed']),
+  status: z.enum(['clear', 'interference', 'undecided', 'failed']),
   /** 0, 1 or 2 as the command line's exit status. */
   exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   summary: CheckOutcomeSchema.shape.summary.nullable(),

@@ -275,7 +275,7 @@ function BatchProgress() {
   );
 }
 
-const STATUS_TEXT = { clear: 'Clear', interference: 'Interference', failed: 'Failed' } as const;
+const STATUS_TEXT = { clear: 'Clear', interference: 'Interference', undecided: 'Undecided', failed: 'Failed' } as const;
 
 /** One row per file checked: status, counts, exit status, and where its report is. */
 function BatchSummary() {
@@ -289,13 +289,13 @@ function BatchSummary() {
     );
   }
   if (batch.files.length === 0) return null;
-  const counts = { clear: 0, interference: 0, failed: 0 };
+  const counts = { clear: 0, interference: 0, undecided: 0, failed: 0 };
   for (const f of batch.files) counts[f.status]++;
   return (
     <div className="batch-summary">
       {batch.status === 'done' && (
         <p className="summary" data-testid="batch-totals">
-          {formatCount(batch.files.length)} files: {counts.clear} clear, {counts.interference} with interference, {counts.failed} failed
+          {formatCount(batch.files.length)} files: {counts.clear} clear, {counts.interference} with interference, {counts.undecided > 0 ? `${counts.undecided} undecided (a possible interference the triangles could not decide), ` : ''}{counts.failed} failed
         </p>
       )}
       {batch.status === 'failed' && batch.error && <p className="batch-error">{batch.error}</p>}

@@ -67,7 +67,10 @@ export class BatchJobs {
           const code = exitCode(r.report);
           const s = r.report.summary;
           entry = {
-            path: file, status: code === 1 ? 'interference' : 'clear', exitCode: code,
+            path: file,
+            // Failed only by pairs the triangles could not decide, even refined: a possible interference.
+            status: code === 0 ? 'clear' : s.interferences + s.clearanceViolations === 0 && s.undecided > 0 ? 'undecided' : 'interference',
+            exitCode: code,
             summary: {
               parts: s.parts, triangles: s.triangles, interferences: s.interferences, contacts: s.contacts, clearanceViolations: s.clearanceViolations, ignored: s.ignored,
               undecided: s.undecided, refinedPairs: s.refinedPairs, finestDeflectionMm: s.finestDeflectionMm, elapsedMs: s.elapsedMs,
