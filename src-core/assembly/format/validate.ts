@@ -3,7 +3,7 @@
  * field (`parts[3].transform`), the line and the part or source. Fields this version does not
  * interpret are kept in `extra`.
  */
-import { RIGID_TOLERANCE, rigidError } from '../../collide/transform.js';
+import { RIGID_TOLERANCE, rigidError } from '../../geometry/rigid.js';
 import type { LengthUnit } from '../../io/types.js';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PATH_LENGTH, MAX_REASON_LENGTH } from '../limits.js';
 import { ASSEMBLY_FORMAT, ASSEMBLY_VERSION, AssemblyError, DEFAULT_SETTINGS } from '../model.js';
@@ -88,9 +88,9 @@ export function transformProblem(m: unknown): { problem: string; entry: number |
   if (n[12] !== 0 || n[13] !== 0 || n[14] !== 0 || n[15] !== 1) {
     return { problem: `the transform's last row must be 0 0 0 1, found ${n.slice(12).join(' ')}`, entry: null };
   }
-  const r = [n[0], n[1], n[2], n[4], n[5], n[6], n[8], n[9], n[10]];
-  const err = rigidError(r);
+  const err = rigidError(n);
   if (err <= RIGID_TOLERANCE) return null;
+  const r = [n[0], n[1], n[2], n[4], n[5], n[6], n[8], n[9], n[10]];
   return { problem: `the transform is not a rotation plus a translation: ${nonRigidKind(r)} (orthonormality error ${err.toExponential(2)}, at most ${RIGID_TOLERANCE} allowed)`, entry: null };
 }
 
