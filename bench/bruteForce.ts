@@ -7,7 +7,7 @@
 // one monotone function per axis, so bounds that overlap always share a cell.
 
 import { triTriIntersect } from '../src-core/geometry/triTri';
-import { readRigidTransform } from '../src-core/collide/transform';
+import { parseRigid } from '../src-core/geometry/rigid';
 
 export interface IndexedMesh {
   readonly positions: Float64Array;
@@ -17,14 +17,13 @@ export interface IndexedMesh {
 
 /** B's vertices under the pose, computed as collideBruteForce and the README compute them. */
 export function mapPositions(positions: Float64Array, pose: ArrayLike<number>): Float64Array {
-  const m = new Float64Array(12);
-  readRigidTransform(pose, m);
+  const m = parseRigid(pose);
   const X = new Float64Array(positions.length);
   for (let o = 0; o < positions.length; o += 3) {
     const x = positions[o], y = positions[o + 1], z = positions[o + 2];
-    X[o] = m[0] * x + m[1] * y + m[2] * z + m[9];
-    X[o + 1] = m[3] * x + m[4] * y + m[5] * z + m[10];
-    X[o + 2] = m[6] * x + m[7] * y + m[8] * z + m[11];
+    X[o] = m[0] * x + m[1] * y + m[2] * z + m[3];
+    X[o + 1] = m[4] * x + m[5] * y + m[6] * z + m[7];
+    X[o + 2] = m[8] * x + m[9] * y + m[10] * z + m[11];
   }
   return X;
 }

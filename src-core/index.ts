@@ -17,6 +17,9 @@ export { serializeTree, deserializeTree, type SerializedTree } from './obbtree/s
 export { validateTree, type TreeValidation } from './obbtree/validate.js';
 export { collide, collidePlaced, collideObb, collideAabb, collideHybrid } from './collide/collide.js';
 export { collideBruteForce } from './collide/bruteForce.js';
-export { readRigidTransform, rigidError } from './collide/transform.js';
+export {
+  parseRigid, rigidError, RIGID_TOLERANCE, identityRigid, rigidToMatrix4, compose, invert, relative,
+  applyPoint, applyPointTo, applyVector, applyVectorTo, type Rigid,
+} from './geometry/rigid.js';
 export type { CollideMode, CollideResult, CollideStats, RigidTransform } from './collide/types.js';
 export { STRATEGIES, DEFAULT_STRATEGY, buildTree, type StrategyName } from './collide/strategies.js';

@@ -40,7 +40,7 @@ import { edgeReport, volumeProps } from '../geometry/meshProps.js';
 import { OBB_STRIDE } from '../obbtree/layout.js';
 import { collidePlaced } from '../collide/collide.js';
 import { minDistance, pointInMesh } from '../collide/proximity.js';
-import { readRigidTransform } from '../collide/transform.js';
+import { applyPoint, compose, invert, parseRigid, type Rigid } from '../geometry/rigid.js';
 import { PairLimitError, sweepAndPrune } from '../broadphase/sweepAndPrune.js';
 import { groupDigits } from '../io/types.js';
 import { OverlapEngine, type ManifoldProvider } from './volume.js';
@@ -103,48 +103,13 @@ export class CheckAbortedError extends Error {
 interface Prepared {
   readonly part: CheckPart;
   /** Body → world, row-major 3×4. */
-  readonly m: Float64Array;
+  readonly m: Rigid;
   /** World → body. */
-  readonly inv: Float64Array;
+  readonly inv: Rigid;
   /** World bounds: min xyz, max xyz (from the root box's corners). */
   readonly bounds: Float64Array;
   closed: boolean | null;
   volume: { volume: number; centroid: [number, number, number] } | null;
-}
-
-function invertRigid(m: Float64Array): Float64Array {
-  const r = new Float64Array(12);
-  // R^T and −R^T t
-  r[0] = m[0]; r[1] = m[3]; r[2] = m[6];
-  r[3] = m[1]; r[4] = m[4]; r[5] = m[7];
-  r[6] = m[2]; r[7] = m[5]; r[8] = m[8];
-  r[9] = -(r[0] * m[9] + r[1] * m[10] + r[2] * m[11]);
-  r[10] = -(r[3] * m[9] + r[4] * m[10] + r[5] * m[11]);
-  r[11] = -(r[6] * m[9] + r[7] * m[10] + r[8] * m[11]);
-  return r;
-}
-
-/** a ∘ b for row-major 3×4 (rotation 0..8, translation 9..11). */
-function compose(a: Float64Array, b: Float64Array): Float64Array {
-  const r = new Float64Array(12);
-  for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 3; j++) r[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
-    r[9 + i] = a[3 * i] * b[9] + a[3 * i + 1] * b[10] + a[3 * i + 2] * b[11] + a[9 + i];
-  }
-  return r;
-}
-
-/** Row-major 3×4 in readRigidTransform's layout → the 12 leading numbers of a row-major 4×4. */
-function toRows(m: Float64Array): number[] {
-  return [m[0], m[1], m[2], m[9], m[3], m[4], m[5], m[10], m[6], m[7], m[8], m[11]];
-}
-
-function applyPoint(m: Float64Array, x: number, y: number, z: number): [number, number, number] {
-  return [
-    m[0] * x + m[1] * y + m[2] * z + m[9],
-    m[3] * x + m[4] * y + m[5] * z + m[10],
-    m[6] * x + m[7] * y + m[8] * z + m[11],
-  ];
 }
 
 function worldBounds(part: CheckPart, m: Float64Array): Float64Array {
@@ -187,13 +152,13 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
 
   // Parts: placements, inverses and world bounds.
   const prepared: Prepared[] = request.parts.map((part) => {
-    const m = new Float64Array(12);
+    let m: Rigid;
     try {
-      readRigidTransform(part.transform, m);
+      m = parseRigid(part.transform);
     } catch (e) {
       throw new RangeError(`part '${part.id}': ${(e as Error).message}`, { cause: e });
     }
-    return { part, m, inv: invertRigid(m), bounds: worldBounds(part, m), closed: null, volume: null };
+    return { part, m, inv: invert(m), bounds: worldBounds(part, m), closed: null, volume: null };
   });
   const index = new Map(prepared.map((p, i) => [p.part.id, i]));
   const triangles = request.parts.reduce((s, p) => s + p.mesh.triangleCount, 0);
@@ -481,9 +446,9 @@ async function checkPair(
   const cad = hasChordError(a) || hasChordError(b);
   // B's placement in A's frame (for the metric queries); the exact triangle pairs are those of
   // the placed (world) triangles.
-  const rel = toRows(compose(A.inv, B.m));
+  const rel = compose(A.inv, B.m);
   const t0 = now();
-  const hits = collidePlaced(a.tree, toRows(A.m), b.tree, toRows(B.m), 'all');
+  const hits = collidePlaced(a.tree, A.m, b.tree, B.m, 'all');
   phase.collideMs += now() - t0;
   const pairs = sortPairs(hits.pairs);
   const threshold = Math.max(1e-3, 1e-9 * Math.min(boundsVolume(A.bounds), boundsVolume(B.bounds)));
@@ -495,8 +460,8 @@ async function checkPair(
   } as const;
   const overlapOf = (): { volume: number; centroid: [number, number, number] } | null => {
     if (!engine) return null;
-    const sa = engine.solid(a.id, a.mesh, toRows(A.m));
-    const sb = engine.solid(b.id, b.mesh, toRows(B.m));
+    const sa = engine.solid(a.id, a.mesh, A.m);
+    const sb = engine.solid(b.id, b.mesh, B.m);
     return engine.overlap(sa, sb);
   };
 
@@ -730,7 +695,7 @@ function coincidentGroups(prepared: readonly Prepared[]): { leader: Int32Array; 
   const leader = new Int32Array(prepared.length);
   const members = new Map<number, number[]>();
   for (let i = 0; i < prepared.length; i++) {
-    // The placement as readRigidTransform gives it, to the last bit (String keeps every bit of a
+    // The placement as parseRigid gives it, to the last bit (String keeps every bit of a
     // double except the sign of zero, which does not move anything).
     const key = `${classes.of(prepared[i].part)}:${prepared[i].m.join(',')}`;
     const f = firstOf.get(key);

@@ -21,6 +21,7 @@
 import type { TriangleMesh } from '../geometry/mesh.js';
 import { volumeProps } from '../geometry/meshProps.js';
 import { castRay, pointInMesh, pointMeshDistance, RAY } from '../collide/proximity.js';
+import { applyPointTo as apply, invert, type Rigid } from '../geometry/rigid.js';
 import type { CheckPart } from './types.js';
 
 /** At most this many crossing pairs are walked per part pair (evenly spaced). */
@@ -38,39 +39,19 @@ export function outwardSign(mesh: TriangleMesh): number {
   return s;
 }
 
-/** Row-major 3×4 (rotation 0..8 in rows, translation 9..11) of the leading 12 numbers of a 4×4. */
-function fromRows(m: ArrayLike<number>): Float64Array {
-  return Float64Array.of(m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10], m[3], m[7], m[11]);
-}
-
-function invert(m: Float64Array): Float64Array {
-  const r = Float64Array.of(m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8], 0, 0, 0);
-  r[9] = -(r[0] * m[9] + r[1] * m[10] + r[2] * m[11]);
-  r[10] = -(r[3] * m[9] + r[4] * m[10] + r[5] * m[11]);
-  r[11] = -(r[6] * m[9] + r[7] * m[10] + r[8] * m[11]);
-  return r;
-}
-
-function apply(m: Float64Array, x: number, y: number, z: number, out: Float64Array, o: number): void {
-  out[o] = m[0] * x + m[1] * y + m[2] * z + m[9];
-  out[o + 1] = m[3] * x + m[4] * y + m[5] * z + m[10];
-  out[o + 2] = m[6] * x + m[7] * y + m[8] * z + m[11];
-}
-
 const TA = new Float64Array(9);
 const TB = new Float64Array(9);
 const SEG = new Float64Array(6);
 const TMP = new Float64Array(3);
 
 /**
- * Depth of the crossing of parts a and b, given B's placement in A's frame (row-major 4×4 or its
- * first 12 numbers) and their intersecting triangle pairs [ia, ib, …]. Depths up to `floor` (the
- * touch tolerance) only matter as "not deeper than the floor", so the result is exact when it
- * exceeds the floor and otherwise a value at most the floor. `closed`: both parts are closed
+ * Depth of the crossing of parts a and b, given B's placement in A's frame and their
+ * intersecting triangle pairs [ia, ib, …]. Depths up to `floor` (the touch tolerance) only matter
+ * as "not deeper than the floor", so the result is exact when it exceeds the floor and otherwise a
+ * value at most the floor. `closed`: both parts are closed
  * solids, so that points under their surfaces can be probed (3.).
  */
-export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<number>, pairs: Uint32Array, floor: number, closed = false): number {
-  const rel = fromRows(relRows); // B → A
+export function crossingDepth(a: CheckPart, b: CheckPart, rel: Rigid, pairs: Uint32Array, floor: number, closed = false): number {
   const inv = invert(rel); // A → B
   let depth = 0;
 
@@ -157,8 +138,8 @@ export function crossingDepth(a: CheckPart, b: CheckPart, relRows: ArrayLike<num
  * `toOther` maps A's frame to other's (null: other is A).
  */
 function underSurface(
-  own: CheckPart, tri: number, ownSign: number, toA: Float64Array | null,
-  other: CheckPart, toOther: Float64Array | null, depth: number, floor: number,
+  own: CheckPart, tri: number, ownSign: number, toA: Rigid | null,
+  other: CheckPart, toOther: Rigid | null, depth: number, floor: number,
 ): number {
   const P = own.mesh.positions, I = own.mesh.indices;
   for (let c = 0; c < 3; c++) {
@@ -187,7 +168,7 @@ function underSurface(
 }
 
 /** A point of own's frame in the other part's frame (see underSurface). */
-function inOther(x: number, y: number, z: number, toA: Float64Array | null, toOther: Float64Array | null): [number, number, number] {
+function inOther(x: number, y: number, z: number, toA: Rigid | null, toOther: Rigid | null): [number, number, number] {
   if (toA) {
     apply(toA, x, y, z, TMP, 0);
     x = TMP[0]; y = TMP[1]; z = TMP[2];
@@ -218,7 +199,7 @@ function deeper(part: CheckPart, px: number, py: number, pz: number, depth: numb
  * and the depth of the walk's midpoint inside `other` (if it is still on `t`). `toOther` maps A's
  * frame to the other part's frame (null: the other part is A).
  */
-function walk(t: Float64Array, o: Float64Array, otherSign: number, other: CheckPart, toOther: Float64Array | null, skip: number, depth: number, floor: number): number {
+function walk(t: Float64Array, o: Float64Array, otherSign: number, other: CheckPart, toOther: Rigid | null, skip: number, depth: number, floor: number): number {
   const mx = 0.5 * (SEG[0] + SEG[3]), my = 0.5 * (SEG[1] + SEG[4]), mz = 0.5 * (SEG[2] + SEG[5]);
   let sx = SEG[3] - SEG[0], sy = SEG[4] - SEG[1], sz = SEG[5] - SEG[2];
   const sl = Math.hypot(sx, sy, sz);
@@ -238,8 +219,8 @@ function walk(t: Float64Array, o: Float64Array, otherSign: number, other: CheckP
     apply(toOther, mx, my, mz, TMP, 0);
     ox = TMP[0]; oy = TMP[1]; oz = TMP[2];
     rx = toOther[0] * dx + toOther[1] * dy + toOther[2] * dz;
-    ry = toOther[3] * dx + toOther[4] * dy + toOther[5] * dz;
-    rz = toOther[6] * dx + toOther[7] * dy + toOther[8] * dz;
+    ry = toOther[4] * dx + toOther[5] * dy + toOther[6] * dz;
+    rz = toOther[8] * dx + toOther[9] * dy + toOther[10] * dz;
   }
   const extent = Math.max(
     Math.hypot(t[3] - t[0], t[4] - t[1], t[5] - t[2]),

@@ -18,7 +18,7 @@
  * any tessellation, so an exact line-to-line fit can never be told from a press fit of a few tenths
  * of a micrometre by triangles; fits within ±LINE_TO_LINE_MM of line to line are contact.
  *
- * Which side the exact face lies on is known too (occt.ts estimateChordSides): over a convex face
+ * Which side the exact face lies on is known too (occt/chord.ts estimateChordSides): over a convex face
  * (a pin) the exact solid is larger than its mesh, over a concave one (its hole) smaller. So the
  * exact separation lies in [s − grow, s + shrink], with grow the convex chordal errors where the
  * parts meet and shrink the concave ones (./tolerance.ts pairBounds); a nut's flat face on a plate

@@ -4,20 +4,19 @@
  */
 import { triTriIntersect } from '../geometry/triTri.js';
 import type { TriangleMesh } from '../geometry/mesh.js';
-import { readRigidTransform } from './transform.js';
+import { parseRigid } from '../geometry/rigid.js';
 import type { CollideMode, RigidTransform } from './types.js';
 
 /** Intersecting pairs [iA, iB, …] in (iA, iB) lexicographic order ('any': at most one pair). */
 export function collideBruteForce(a: TriangleMesh, b: TriangleMesh, transform: RigidTransform, mode: CollideMode = 'all'): Uint32Array {
-  const m = new Float64Array(12);
-  readRigidTransform(transform, m);
+  const m = parseRigid(transform);
   const PB = b.positions;
   const X = new Float64Array(PB.length);
   for (let o = 0; o < PB.length; o += 3) {
     const x = PB[o], y = PB[o + 1], z = PB[o + 2];
-    X[o] = m[0] * x + m[1] * y + m[2] * z + m[9];
-    X[o + 1] = m[3] * x + m[4] * y + m[5] * z + m[10];
-    X[o + 2] = m[6] * x + m[7] * y + m[8] * z + m[11];
+    X[o] = m[0] * x + m[1] * y + m[2] * z + m[3];
+    X[o + 1] = m[4] * x + m[5] * y + m[6] * z + m[7];
+    X[o + 2] = m[8] * x + m[9] * y + m[10] * z + m[11];
   }
   const IA = a.indices, IB = b.indices;
   const out: number[] = [];

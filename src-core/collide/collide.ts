@@ -19,7 +19,7 @@
  */
 import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE, type ObbTree, type AabbTree, type HybridTree, type BvTree } from '../obbtree/layout.js';
-import { readRigidTransform } from './transform.js';
+import { parseRigid, relative, type Rigid } from '../geometry/rigid.js';
 import type { CollideMode, CollideResult, RigidTransform } from './types.js';
 
 const U = 2 ** -53;
@@ -46,7 +46,7 @@ let vertCacheA = new Float64Array(0);
 let vertStampA = new Uint32Array(0);
 let epoch = 0;
 let busy = false;
-/** B → A (box tests). */
+/** B → A (box tests), in the layout of geometry/rigid.ts (row-major 3×4). */
 const M = new Float64Array(12);
 /** Placed queries: A → world and B → world (leaf tests). */
 const MA = new Float64Array(12);
@@ -64,30 +64,27 @@ const Q = {
   eta: 0,
 };
 
-function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform | null, mode: CollideMode, placementA?: RigidTransform, placementB?: RigidTransform): void {
+function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform | null, mode: CollideMode, placementA?: Rigid, placementB?: Rigid): void {
   if (busy) throw new Error('collide is not re-entrant');
   if (a.kind !== b.kind) throw new TypeError(`both trees must be of one kind (got ${a.kind} and ${b.kind})`);
   placedQuery = transform === null;
   let worldSlack = 0;
   if (transform === null) {
-    readRigidTransform(placementA!, MA);
-    readRigidTransform(placementB!, MB);
+    MA.set(placementA!);
+    MB.set(placementB!);
     // M = MA⁻¹ · MB: rotation Raᵀ Rb, translation Raᵀ (tb − ta).
-    for (let i = 0; i < 3; i++) {
-      for (let j = 0; j < 3; j++) M[3 * i + j] = MA[i] * MB[j] + MA[3 + i] * MB[3 + j] + MA[6 + i] * MB[6 + j];
-      M[9 + i] = MA[i] * (MB[9] - MA[9]) + MA[3 + i] * (MB[10] - MA[10]) + MA[6 + i] * (MB[11] - MA[11]);
-    }
+    relative(MA as Rigid, MB as Rigid, M);
     VB = MB;
     // Leaf tests see both meshes' world coordinates, each rounded once more, and the boxes meet
     // through a relative placement that is itself rounded.
     worldSlack = a.maxAbsCoordinate + b.maxAbsCoordinate +
-      2 * (Math.abs(MA[9]) + Math.abs(MA[10]) + Math.abs(MA[11]) + Math.abs(MB[9]) + Math.abs(MB[10]) + Math.abs(MB[11]));
+      2 * (Math.abs(MA[3]) + Math.abs(MA[7]) + Math.abs(MA[11]) + Math.abs(MB[3]) + Math.abs(MB[7]) + Math.abs(MB[11]));
     if (vertStampA.length < a.vertexCount) {
       vertStampA = new Uint32Array(a.vertexCount);
       vertCacheA = new Float64Array(3 * a.vertexCount);
     }
   } else {
-    readRigidTransform(transform, M);
+    parseRigid(transform, M);
     VB = M;
   }
   busy = true;
@@ -111,7 +108,7 @@ function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform | null, mode
   Q.boxTests = 0;
   Q.triTests = 0;
   Q.stopAtFirst = mode === 'any';
-  Q.eta = 64 * U * (a.maxAbsCoordinate + 2 * b.maxAbsCoordinate + Math.abs(M[9]) + Math.abs(M[10]) + Math.abs(M[11]) + worldSlack) + 1e-300;
+  Q.eta = 64 * U * (a.maxAbsCoordinate + 2 * b.maxAbsCoordinate + Math.abs(M[3]) + Math.abs(M[7]) + Math.abs(M[11]) + worldSlack) + 1e-300;
 }
 
 function endQuery(): CollideResult {
@@ -149,9 +146,9 @@ function mapVertex(PB: Float64Array, v: number): void {
   vertStamp[v] = epoch;
   const o = 3 * v, T = VB;
   const x = PB[o], y = PB[o + 1], z = PB[o + 2];
-  vertCache[o] = T[0] * x + T[1] * y + T[2] * z + T[9];
-  vertCache[o + 1] = T[3] * x + T[4] * y + T[5] * z + T[10];
-  vertCache[o + 2] = T[6] * x + T[7] * y + T[8] * z + T[11];
+  vertCache[o] = T[0] * x + T[1] * y + T[2] * z + T[3];
+  vertCache[o + 1] = T[4] * x + T[5] * y + T[6] * z + T[7];
+  vertCache[o + 2] = T[8] * x + T[9] * y + T[10] * z + T[11];
 }
 
 /** Maps A's vertex v into the world (placed queries, once per query). */
@@ -160,9 +157,9 @@ function mapVertexA(PA: Float64Array, v: number): void {
   vertStampA[v] = epoch;
   const o = 3 * v;
   const x = PA[o], y = PA[o + 1], z = PA[o + 2];
-  vertCacheA[o] = MA[0] * x + MA[1] * y + MA[2] * z + MA[9];
-  vertCacheA[o + 1] = MA[3] * x + MA[4] * y + MA[5] * z + MA[10];
-  vertCacheA[o + 2] = MA[6] * x + MA[7] * y + MA[8] * z + MA[11];
+  vertCacheA[o] = MA[0] * x + MA[1] * y + MA[2] * z + MA[3];
+  vertCacheA[o + 1] = MA[4] * x + MA[5] * y + MA[6] * z + MA[7];
+  vertCacheA[o + 2] = MA[8] * x + MA[9] * y + MA[10] * z + MA[11];
 }
 
 /**
@@ -202,11 +199,11 @@ function leafPair(a: BvTree, b: BvTree, aFirst: number, aCount: number, bFirst: 
 /** Maps B's OBB node j into A's frame (once per query): centre, half extents, axes. */
 function mapObbNode(BB: Float64Array, j: number): void {
   const o = j * OBB_STRIDE, c = j * NODE_CACHE_STRIDE, C = nodeCache;
-  const r00 = M[0], r01 = M[1], r02 = M[2], r10 = M[3], r11 = M[4], r12 = M[5], r20 = M[6], r21 = M[7], r22 = M[8];
+  const r00 = M[0], r01 = M[1], r02 = M[2], r10 = M[4], r11 = M[5], r12 = M[6], r20 = M[8], r21 = M[9], r22 = M[10];
   C[c] = epoch;
   let x = BB[o], y = BB[o + 1], z = BB[o + 2];
-  C[c + 1] = r00 * x + r01 * y + r02 * z + M[9];
-  C[c + 2] = r10 * x + r11 * y + r12 * z + M[10];
+  C[c + 1] = r00 * x + r01 * y + r02 * z + M[3];
+  C[c + 2] = r10 * x + r11 * y + r12 * z + M[7];
   C[c + 3] = r20 * x + r21 * y + r22 * z + M[11];
   C[c + 4] = BB[o + 3]; C[c + 5] = BB[o + 4]; C[c + 6] = BB[o + 5];
   for (let k = 0; k < 3; k++) {
@@ -329,11 +326,11 @@ export function collideAabb(a: AabbTree, b: AabbTree, transform: RigidTransform,
 function traverseAabb(a: AabbTree, b: AabbTree): void {
   const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
   const eta = Q.eta;
-  const R00 = M[0], R01 = M[1], R02 = M[2], R10 = M[3], R11 = M[4], R12 = M[5], R20 = M[6], R21 = M[7], R22 = M[8];
+  const R00 = M[0], R01 = M[1], R02 = M[2], R10 = M[4], R11 = M[5], R12 = M[6], R20 = M[8], R21 = M[9], R22 = M[10];
   const Q00 = Math.abs(R00), Q01 = Math.abs(R01), Q02 = Math.abs(R02);
   const Q10 = Math.abs(R10), Q11 = Math.abs(R11), Q12 = Math.abs(R12);
   const Q20 = Math.abs(R20), Q21 = Math.abs(R21), Q22 = Math.abs(R22);
-  const t0 = M[9], t1 = M[10], t2 = M[11];
+  const t0 = M[3], t1 = M[7], t2 = M[11];
   const C = nodeCache;
   let boxTests = 0;
   let sp = 0;
@@ -445,9 +442,9 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
       mapObbNode(BB, j);
       if (sb >= 0) {
         const o = sb * SPHERE_STRIDE, x = SB[o], y = SB[o + 1], z = SB[o + 2];
-        SC[3 * j] = M[0] * x + M[1] * y + M[2] * z + M[9];
-        SC[3 * j + 1] = M[3] * x + M[4] * y + M[5] * z + M[10];
-        SC[3 * j + 2] = M[6] * x + M[7] * y + M[8] * z + M[11];
+        SC[3 * j] = M[0] * x + M[1] * y + M[2] * z + M[3];
+        SC[3 * j + 1] = M[4] * x + M[5] * y + M[6] * z + M[7];
+        SC[3 * j + 2] = M[8] * x + M[9] * y + M[10] * z + M[11];
       }
     }
     boxTests++;
@@ -511,7 +508,7 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
  * x_w = r00·x + r01·y + r02·z + t0 in double precision for each part: the result is exact for the
  * placed triangles as the assembly defines them, whatever the rounding of the relative placement.
  */
-export function collidePlaced(a: BvTree, placementA: RigidTransform, b: BvTree, placementB: RigidTransform, mode: CollideMode): CollideResult {
+export function collidePlaced(a: BvTree, placementA: Rigid, b: BvTree, placementB: Rigid, mode: CollideMode): CollideResult {
   beginQuery(a, b, null, mode, placementA, placementB);
   try {
     if (a.kind === 'obb' && b.kind === 'obb') traverseObb(a, b);

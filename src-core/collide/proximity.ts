@@ -10,9 +10,9 @@
 import { CLOSEST, pointTriangleDistance2, triangleDistance2 } from '../geometry/triDistance.js';
 import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, type ObbTree } from '../obbtree/layout.js';
-import { readRigidTransform } from './transform.js';
-import type { RigidTransform } from './types.js';
+import type { Rigid } from '../geometry/rigid.js';
 
+/** B → A, in the layout of geometry/rigid.ts (row-major 3×4). */
 const M = new Float64Array(12);
 let stack = new Int32Array(256);
 const TA = new Float64Array(9);
@@ -43,9 +43,9 @@ function boxGap(AB: Float64Array, BB: Float64Array, i: number, j: number): numbe
   const o = i * OBB_STRIDE, ob = j * OBB_STRIDE;
   // B's centre and axes in A's frame.
   const x = BB[ob], y = BB[ob + 1], z = BB[ob + 2];
-  const cx = M[0] * x + M[1] * y + M[2] * z + M[9];
-  const cy = M[3] * x + M[4] * y + M[5] * z + M[10];
-  const cz = M[6] * x + M[7] * y + M[8] * z + M[11];
+  const cx = M[0] * x + M[1] * y + M[2] * z + M[3];
+  const cy = M[4] * x + M[5] * y + M[6] * z + M[7];
+  const cz = M[8] * x + M[9] * y + M[10] * z + M[11];
   const dx = cx - AB[o], dy = cy - AB[o + 1], dz = cz - AB[o + 2];
   const a0 = AB[o + 3], a1 = AB[o + 4], a2 = AB[o + 5];
   const b0 = BB[ob + 3], b1 = BB[ob + 4], b2 = BB[ob + 5];
@@ -55,8 +55,8 @@ function boxGap(AB: Float64Array, BB: Float64Array, i: number, j: number): numbe
   for (let k = 0; k < 3; k++) {
     const ex = BB[ob + 6 + 3 * k], ey = BB[ob + 7 + 3 * k], ez = BB[ob + 8 + 3 * k];
     E[3 * k] = M[0] * ex + M[1] * ey + M[2] * ez;
-    E[3 * k + 1] = M[3] * ex + M[4] * ey + M[5] * ez;
-    E[3 * k + 2] = M[6] * ex + M[7] * ey + M[8] * ez;
+    E[3 * k + 1] = M[4] * ex + M[5] * ey + M[6] * ez;
+    E[3 * k + 2] = M[8] * ex + M[9] * ey + M[10] * ez;
   }
   const R = TA;
   const T0 = AB[o + 6] * dx + AB[o + 7] * dy + AB[o + 8] * dz;
@@ -83,8 +83,8 @@ function boxGap(AB: Float64Array, BB: Float64Array, i: number, j: number): numbe
  * Minimum distance between mesh A and mesh B placed in A's frame by `transform`, or null when it
  * exceeds `maxDistance` (default: unbounded). Meshes that intersect have distance 0.
  */
-export function minDistance(a: ObbTree, b: ObbTree, transform: RigidTransform, maxDistance = Infinity): DistanceResult | null {
-  readRigidTransform(transform, M);
+export function minDistance(a: ObbTree, b: ObbTree, transform: Rigid, maxDistance = Infinity): DistanceResult | null {
+  M.set(transform);
   const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
   const PA = a.positions, PB = b.positions, TVA = a.triVerts, TVB = b.triVerts;
   let best = maxDistance;
@@ -111,9 +111,9 @@ export function minDistance(a: ObbTree, b: ObbTree, transform: RigidTransform, m
           for (let k = 0; k < 3; k++) {
             const v = 3 * TVB[3 * t + k];
             const x = PB[v], y = PB[v + 1], z = PB[v + 2];
-            TB[3 * k] = M[0] * x + M[1] * y + M[2] * z + M[9];
-            TB[3 * k + 1] = M[3] * x + M[4] * y + M[5] * z + M[10];
-            TB[3 * k + 2] = M[6] * x + M[7] * y + M[8] * z + M[11];
+            TB[3 * k] = M[0] * x + M[1] * y + M[2] * z + M[3];
+            TB[3 * k + 1] = M[4] * x + M[5] * y + M[6] * z + M[7];
+            TB[3 * k + 2] = M[8] * x + M[9] * y + M[10] * z + M[11];
           }
           let d2 = triangleDistance2(TA, 0, TB, 0);
           if (d2 <= best2 && triTriIntersect(TA, 0, 3, 6, TB, 0, 3, 6)) {

@@ -9,8 +9,7 @@
  */
 import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, type ObbTree } from '../obbtree/layout.js';
-import { readRigidTransform } from './transform.js';
-import type { RigidTransform } from './types.js';
+import { relative, type Rigid } from '../geometry/rigid.js';
 
 const U = 2 ** -53;
 
@@ -47,7 +46,7 @@ export interface TraceOptions {
   readonly maxBoxes?: number;
 }
 
-/** Does A's box i overlap B's box j, with B's box mapped by M (rotation 0..8, translation 9..11)? */
+/** Does A's box i overlap B's box j, with B's box mapped by M (geometry/rigid.ts's row-major 3×4)? */
 function overlap(AB: Float64Array, BB: Float64Array, i: number, j: number, M: Float64Array, eta: number): boolean {
   const o = i * OBB_STRIDE, ob = j * OBB_STRIDE;
   const ca = [AB[o], AB[o + 1], AB[o + 2]];
@@ -55,10 +54,10 @@ function overlap(AB: Float64Array, BB: Float64Array, i: number, j: number, M: Fl
   const hb = [BB[ob + 3], BB[ob + 4], BB[ob + 5]];
   const ea = [0, 1, 2].map((k) => [AB[o + 6 + 3 * k], AB[o + 7 + 3 * k], AB[o + 8 + 3 * k]]);
   const x = BB[ob], y = BB[ob + 1], z = BB[ob + 2];
-  const cb = [M[0] * x + M[1] * y + M[2] * z + M[9], M[3] * x + M[4] * y + M[5] * z + M[10], M[6] * x + M[7] * y + M[8] * z + M[11]];
+  const cb = [M[0] * x + M[1] * y + M[2] * z + M[3], M[4] * x + M[5] * y + M[6] * z + M[7], M[8] * x + M[9] * y + M[10] * z + M[11]];
   const eb = [0, 1, 2].map((k) => {
     const u = BB[ob + 6 + 3 * k], v = BB[ob + 7 + 3 * k], w = BB[ob + 8 + 3 * k];
-    return [M[0] * u + M[1] * v + M[2] * w, M[3] * u + M[4] * v + M[5] * w, M[6] * u + M[7] * v + M[8] * w];
+    return [M[0] * u + M[1] * v + M[2] * w, M[4] * u + M[5] * v + M[6] * w, M[8] * u + M[9] * v + M[10] * w];
   });
   const d = [cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]];
   const dot = (p: number[], q: number[]): number => p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
@@ -74,16 +73,10 @@ function overlap(AB: Float64Array, BB: Float64Array, i: number, j: number, M: Fl
 }
 
 /** Traces the query of A (placed by placementA) against B (placed by placementB). */
-export function traceCollide(a: ObbTree, placementA: RigidTransform, b: ObbTree, placementB: RigidTransform, options: TraceOptions = {}): TraversalTrace {
+export function traceCollide(a: ObbTree, placementA: Rigid, b: ObbTree, placementB: Rigid, options: TraceOptions = {}): TraversalTrace {
   const maxDepth = options.maxDepth ?? 64, maxBoxes = options.maxBoxes ?? 20_000;
-  const MA = new Float64Array(12), MB = new Float64Array(12), M = new Float64Array(12);
-  readRigidTransform(placementA, MA);
-  readRigidTransform(placementB, MB);
-  for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 3; j++) M[3 * i + j] = MA[i] * MB[j] + MA[3 + i] * MB[3 + j] + MA[6 + i] * MB[6 + j];
-    M[9 + i] = MA[i] * (MB[9] - MA[9]) + MA[3 + i] * (MB[10] - MA[10]) + MA[6 + i] * (MB[11] - MA[11]);
-  }
-  const tsum = (T: Float64Array): number => Math.abs(T[9]) + Math.abs(T[10]) + Math.abs(T[11]);
+  const MA = placementA, MB = placementB, M = relative(placementA, placementB);
+  const tsum = (T: Float64Array): number => Math.abs(T[3]) + Math.abs(T[7]) + Math.abs(T[11]);
   // The fast path's slack (collide.ts), generous enough for this plainer arithmetic too.
   const eta = 64 * U * (3 * a.maxAbsCoordinate + 3 * b.maxAbsCoordinate + tsum(M) + 2 * tsum(MA) + 2 * tsum(MB)) + 1e-300;
 
@@ -92,9 +85,9 @@ export function traceCollide(a: ObbTree, placementA: RigidTransform, b: ObbTree,
     const P = tree.positions, W = new Float64Array(P.length);
     for (let o = 0; o < P.length; o += 3) {
       const x = P[o], y = P[o + 1], z = P[o + 2];
-      W[o] = T[0] * x + T[1] * y + T[2] * z + T[9];
-      W[o + 1] = T[3] * x + T[4] * y + T[5] * z + T[10];
-      W[o + 2] = T[6] * x + T[7] * y + T[8] * z + T[11];
+      W[o] = T[0] * x + T[1] * y + T[2] * z + T[3];
+      W[o + 1] = T[4] * x + T[5] * y + T[6] * z + T[7];
+      W[o + 2] = T[8] * x + T[9] * y + T[10] * z + T[11];
     }
     return W;
   };
@@ -108,11 +101,11 @@ export function traceCollide(a: ObbTree, placementA: RigidTransform, b: ObbTree,
     const B = tree.boxes, o = node * OBB_STRIDE;
     const x = B[o], y = B[o + 1], z = B[o + 2];
     boxes.push(side, depth, outcome,
-      T[0] * x + T[1] * y + T[2] * z + T[9], T[3] * x + T[4] * y + T[5] * z + T[10], T[6] * x + T[7] * y + T[8] * z + T[11],
+      T[0] * x + T[1] * y + T[2] * z + T[3], T[4] * x + T[5] * y + T[6] * z + T[7], T[8] * x + T[9] * y + T[10] * z + T[11],
       B[o + 3], B[o + 4], B[o + 5]);
     for (let k = 0; k < 3; k++) {
       const u = B[o + 6 + 3 * k], v = B[o + 7 + 3 * k], w = B[o + 8 + 3 * k];
-      boxes.push(T[0] * u + T[1] * v + T[2] * w, T[3] * u + T[4] * v + T[5] * w, T[6] * u + T[7] * v + T[8] * w);
+      boxes.push(T[0] * u + T[1] * v + T[2] * w, T[4] * u + T[5] * v + T[6] * w, T[8] * u + T[9] * v + T[10] * w);
     }
   };
 

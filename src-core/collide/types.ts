@@ -24,6 +24,8 @@ export interface CollideResult extends CollideStats {
 
 /**
  * A rigid placement of mesh B in mesh A's frame: p_A = R · p_B + t, given as a row-major 4×4
- * matrix (16 numbers, last row 0 0 0 1) or its first three rows (12 numbers).
+ * matrix (16 numbers, last row 0 0 0 1) or its first three rows (12 numbers, the layout of
+ * geometry/rigid.ts). collide and collideBruteForce read and check it with parseRigid; the
+ * queries between placed parts (collidePlaced, minDistance, traceCollide) take parsed `Rigid`s.
  */
 export type RigidTransform = ArrayLike<number>;

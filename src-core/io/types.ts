@@ -42,7 +42,7 @@ export interface ImportedBody {
   /** Per triangle, an estimate (mm) of the exact surface's distance from it (CAD formats); null or absent for meshes (STL). */
   chordErrorMm?: Float32Array | null;
   /**
-   * Per triangle, on which side its exact face lies (occt.ts estimateChordSides): +1 convex (the
+   * Per triangle, on which side its exact face lies (occt/chord.ts estimateChordSides): +1 convex (the
    * exact solid is larger than the mesh there), −1 concave (smaller), 0 either; null when unknown.
    */
   chordSide?: Int8Array | null;
@@ -205,6 +205,11 @@ export function groupDigits(n: number): string {
 /** "1 triangle", "2 triangles". */
 export function plural(n: number, word: string): string {
   return `${groupDigits(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The first eight items joined by ", ", and "…" when there are more (for messages). */
+export function listSome(xs: readonly (number | string)[]): string {
+  return xs.slice(0, 8).join(', ') + (xs.length > 8 ? ', …' : '');
 }
 
 /** The lower-case extension of a file name or path ('' when none). */

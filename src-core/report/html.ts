@@ -5,9 +5,10 @@
  * Safety: every string that came from a file (assembly name, title, part ids and names, source
  * paths, ignore reasons, warnings) goes through escapeHtml; the table data is written as HTML
  * rows, never as data inside the script. A Content-Security-Policy meta tag allows nothing but
- * the page's own inline style and script, named by their SHA-256 hashes (computed here when the
- * page is rendered; src-core has no crypto API, hence the small SHA-256 below), so even markup
- * that slipped through could not run a script or load anything.
+ * the page's own inline style and script, named by their SHA-256 hashes (written out below: the
+ * style and the script are constant text, and test/core/report/csp.test.ts checks the hashes
+ * against node:crypto), so even markup that slipped through could not run a script or load
+ * anything.
  */
 import type { ResultKind } from '../check/types.js';
 import { KIND_ORDER, coincidentText, type InterferenceReport, type ReportResult } from './model.js';
@@ -79,153 +80,9 @@ function pointText(p: readonly number[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// SHA-256 (FIPS 180-4), for the Content-Security-Policy hashes
-
-/** floor(n^(1/k)) for a positive BigInt, by Newton's method from above. */
-function integerRoot(n: bigint, k: bigint): bigint {
-  let x = 1n << (BigInt(n.toString(2).length) / k + 1n);
-  for (;;) {
-    const y = ((k - 1n) * x + n / x ** (k - 1n)) / k;
-    if (y >= x) return x;
-    x = y;
-  }
-}
-
-let roundConstants: Uint32Array | null = null;
-let initialHash: Uint32Array | null = null;
-
-/**
- * The standard's constants, derived exactly as it defines them: the first 32 bits of the
- * fractional parts of the cube roots of the first 64 primes (K) and of the square roots of the
- * first 8 primes (H0).
- */
-function constants(): { k: Uint32Array; h: Uint32Array } {
-  if (roundConstants === null || initialHash === null) {
-    const primes: bigint[] = [];
-    for (let n = 2; primes.length < 64; n++) {
-      if (primes.every((p) => n % Number(p) !== 0)) primes.push(BigInt(n));
-    }
-    const mask = 0xffffffffn;
-    roundConstants = Uint32Array.from(primes, (p) => Number(integerRoot(p << 96n, 3n) & mask));
-    initialHash = Uint32Array.from(primes.slice(0, 8), (p) => Number(integerRoot(p << 64n, 2n) & mask));
-  }
-  return { k: roundConstants, h: initialHash };
-}
-
-function rotr(x: number, n: number): number {
-  return (x >>> n) | (x << (32 - n));
-}
-
-/** SHA-256 digest of bytes (32 bytes). */
-export function sha256(data: Uint8Array): Uint8Array {
-  const { k, h: h0 } = constants();
-  const blocks = Math.ceil((data.length + 9) / 64);
-  const padded = new Uint8Array(blocks * 64);
-  padded.set(data);
-  padded[data.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  const bits = data.length * 8;
-  view.setUint32(padded.length - 8, Math.floor(bits / 0x100000000));
-  view.setUint32(padded.length - 4, bits >>> 0);
-  const h = Uint32Array.from(h0);
-  const w = new Uint32Array(64);
-  for (let off = 0; off < padded.length; off += 64) {
-    for (let t = 0; t < 16; t++) w[t] = view.getUint32(off + 4 * t);
-    for (let t = 16; t < 64; t++) {
-      const x = w[t - 15]!;
-      const y = w[t - 2]!;
-      const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
-      const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
-      w[t] = w[t - 16]! + s0 + w[t - 7]! + s1;
-    }
-    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, hh = h[7]!;
-    for (let t = 0; t < 64; t++) {
-      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[t]! + w[t]!) | 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      hh = g;
-      g = f;
-      f = e;
-      e = (d + t1) | 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) | 0;
-    }
-    h[0] = h[0]! + a;
-    h[1] = h[1]! + b;
-    h[2] = h[2]! + c;
-    h[3] = h[3]! + d;
-    h[4] = h[4]! + e;
-    h[5] = h[5]! + f;
-    h[6] = h[6]! + g;
-    h[7] = h[7]! + hh;
-  }
-  const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) outView.setUint32(4 * i, h[i]!);
-  return out;
-}
-
-/** UTF-8 bytes of a string (a lone surrogate becomes U+FFFD, as the Encoding standard says). */
-export function utf8Encode(s: string): Uint8Array {
-  const out = new Uint8Array(s.length * 3);
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        i++;
-      } else {
-        c = 0xfffd;
-      }
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      c = 0xfffd;
-    }
-    if (c < 0x80) {
-      out[n++] = c;
-    } else if (c < 0x800) {
-      out[n++] = 0xc0 | (c >> 6);
-      out[n++] = 0x80 | (c & 0x3f);
-    } else if (c < 0x10000) {
-      out[n++] = 0xe0 | (c >> 12);
-      out[n++] = 0x80 | ((c >> 6) & 0x3f);
-      out[n++] = 0x80 | (c & 0x3f);
-    } else {
-      out[n++] = 0xf0 | (c >> 18);
-      out[n++] = 0x80 | ((c >> 12) & 0x3f);
-      out[n++] = 0x80 | ((c >> 6) & 0x3f);
-      out[n++] = 0x80 | (c & 0x3f);
-    }
-  }
-  return out.slice(0, n);
-}
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Standard base64 with padding. */
-export function base64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const rest = bytes.length - i;
-    const v = (bytes[i]! << 16) | ((rest > 1 ? bytes[i + 1]! : 0) << 8) | (rest > 2 ? bytes[i + 2]! : 0);
-    s += BASE64[(v >> 18) & 63]! + BASE64[(v >> 12) & 63]!;
-    s += rest > 1 ? BASE64[(v >> 6) & 63]! : '=';
-    s += rest > 2 ? BASE64[v & 63]! : '=';
-  }
-  return s;
-}
-
-/** A CSP hash source for the exact text of an inline element: `'sha256-…'`. */
-export function cspHash(text: string): string {
-  return `'sha256-${base64(sha256(utf8Encode(text)))}'`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // The page's style and script (constant text: their hashes go into the CSP)
 
-const STYLE = `
+export const STYLE = `
 :root {
   --fg: #1f2328; --muted: #59636e; --line: #d8dee4; --head: #f3f5f7; --bg: #fff;
   --interference: #c62828; --clearance: #d35400; --undecided: #8e24aa; --contact: #1565c0; --ignored: #6e7781; --ok: #1a7f37;
@@ -294,7 +151,7 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
 }
 `;
 
-const SCRIPT = `
+export const SCRIPT = `
 (function () {
   'use strict';
   function key(row, col, numeric) {
@@ -333,18 +190,23 @@ const SCRIPT = `
 })();
 `;
 
-let cachedCsp: string | null = null;
+/** Base64 SHA-256 of STYLE's UTF-8 text, for its CSP hash source (checked by a test: update it with STYLE). */
+export const STYLE_SHA256 = 'BP38AKi78e7W2e5Ros4dzfc5EtoWYLyOGjv2zS18SIs=';
+
+/** Base64 SHA-256 of SCRIPT's UTF-8 text, for its CSP hash source (checked by a test: update it with SCRIPT). */
+export const SCRIPT_SHA256 = 'Ye43rDAFwZKJiO5qL4cSKNpY7+TL3+FmoMQRkWHGg/s=';
+
+const CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${STYLE_SHA256}'`,
+  `script-src 'sha256-${SCRIPT_SHA256}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
 
 /** The page's Content-Security-Policy: nothing but its own inline style and script. */
 export function contentSecurityPolicy(): string {
-  cachedCsp ??= [
-    "default-src 'none'",
-    `style-src ${cspHash(STYLE)}`,
-    `script-src ${cspHash(SCRIPT)}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-  return cachedCsp;
+  return CSP;
 }
 
 // ---------------------------------------------------------------------------------------------

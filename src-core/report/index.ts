@@ -11,6 +11,6 @@ export {
 export { reportToJson, parseReport, type ParseReportOptions } from './json.js';
 export { reportToCsv, csvField, csvText, csvNumber, CSV_COLUMNS, type CsvOptions } from './csv.js';
 export {
-  reportToHtml, escapeHtml, formatNumber, contentSecurityPolicy, cspHash, sha256, utf8Encode, base64,
+  reportToHtml, escapeHtml, formatNumber, contentSecurityPolicy,
   type HtmlOptions,
 } from './html.js';

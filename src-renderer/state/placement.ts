@@ -11,7 +11,12 @@
  *    centre — so editing an angle turns the part where it stands instead of swinging it around
  *    the world origin.
  * With pivot c (body frame), offset d and rotation R the transform is x ↦ R·(x − c) + c + d.
+ *
+ * Points are placed with src-core/geometry/rigid.ts, whose row-major 3×4 layout is the first 12
+ * numbers of these 4×4s.
  */
+import { applyPoint } from '../../src-core/geometry/rigid';
+
 
 /** Row-major 4×4 rigid transform (last row 0 0 0 1). */
 export type Transform = readonly number[];
@@ -26,34 +31,6 @@ export interface Aabb {
 export const IDENTITY_TRANSFORM: Transform = Object.freeze([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
 
 const DEG = Math.PI / 180;
-
-/** a·b. */
-export function multiply(a: Transform, b: Transform): number[] {
-  const out = new Array<number>(16);
-  for (let i = 0; i < 4; i++) {
-    for (let j = 0; j < 4; j++) {
-      out[4 * i + j] = a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j] + a[4 * i + 2] * b[8 + j] + a[4 * i + 3] * b[12 + j];
-    }
-  }
-  return out;
-}
-
-/** The inverse of a rigid transform: [Rᵀ | −Rᵀt]. */
-export function invertRigid(m: Transform): number[] {
-  const out = [m[0], m[4], m[8], 0, m[1], m[5], m[9], 0, m[2], m[6], m[10], 0, 0, 0, 0, 1];
-  out[3] = -(out[0] * m[3] + out[1] * m[7] + out[2] * m[11]);
-  out[7] = -(out[4] * m[3] + out[5] * m[7] + out[6] * m[11]);
-  out[11] = -(out[8] * m[3] + out[9] * m[7] + out[10] * m[11]);
-  return out;
-}
-
-export function applyPoint(m: Transform, p: Vec3): [number, number, number] {
-  return [
-    m[0] * p[0] + m[1] * p[1] + m[2] * p[2] + m[3],
-    m[4] * p[0] + m[5] * p[1] + m[6] * p[2] + m[7],
-    m[8] * p[0] + m[9] * p[1] + m[10] * p[2] + m[11],
-  ];
-}
 
 /** Whether two transforms agree to within `eps` in every entry. */
 export function sameTransform(a: Transform, b: Transform, eps = 1e-9): boolean {
@@ -178,7 +155,7 @@ export function transformAabb(box: Aabb, m: Transform): Aabb {
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
   for (const c of aabbCorners(box)) {
-    const p = applyPoint(m, c);
+    const p = applyPoint(m, c[0], c[1], c[2]);
     for (let k = 0; k < 3; k++) {
       min[k] = Math.min(min[k], p[k]);
       max[k] = Math.max(max[k], p[k]);
@@ -213,8 +190,8 @@ export function aabbDiagonal(box: Aabb): number {
 export function cornerMotion(from: Transform, to: Transform, box: Aabb): number[] {
   const out: number[] = [];
   for (const c of aabbCorners(box)) {
-    const p = applyPoint(from, c);
-    const q = applyPoint(to, c);
+    const p = applyPoint(from, c[0], c[1], c[2]);
+    const q = applyPoint(to, c[0], c[1], c[2]);
     out.push(q[0] - p[0], q[1] - p[1], q[2] - p[2]);
   }
   return out;
@@ -286,7 +263,7 @@ function slerp(a: Quat, b: Quat, f: number): Quat {
  * centre, body frame): the centre moves in a straight line, the orientation turns at an even rate.
  */
 export function interpolatePlacement(a: Transform, b: Transform, f: number, pivot: Vec3): number[] {
-  const ca = applyPoint(a, pivot), cb = applyPoint(b, pivot);
+  const ca = applyPoint(a, pivot[0], pivot[1], pivot[2]), cb = applyPoint(b, pivot[0], pivot[1], pivot[2]);
   const r = rotationFromQuat(slerp(quatFromRotation(rotationOf(a)), quatFromRotation(rotationOf(b)), f));
   const c = [ca[0] + f * (cb[0] - ca[0]), ca[1] + f * (cb[1] - ca[1]), ca[2] + f * (cb[2] - ca[2])];
   const rp = rotate(r, pivot);

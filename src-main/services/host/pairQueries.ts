@@ -8,24 +8,10 @@ import { OverlapEngine } from '../../../src-core/check/volume.js';
 import { collidePlaced } from '../../../src-core/collide/collide.js';
 import { minDistance } from '../../../src-core/collide/proximity.js';
 import { traceCollide } from '../../../src-core/collide/trace.js';
+import { parseRigid, relative } from '../../../src-core/geometry/rigid.js';
 import { loadManifold } from '../manifoldNode.js';
 import { bodyOf, docName, partOf, type DocState, type PartState } from './document.js';
 import { failure } from './errors.js';
-
-/** The 3×4 placement of B in A's frame, row-major (the 12 leading numbers of a 4×4), into `out`. */
-function relativePlacement(a: Float64Array, b: Float64Array, out: Float64Array): void {
-  // A⁻¹·B with A = [R | t]: Rᵀ·Rb and Rᵀ·(tb − ta); rows of a 4×4 (stride 4).
-  const tx = b[3] - a[3], ty = b[7] - a[7], tz = b[11] - a[11];
-  for (let i = 0; i < 3; i++) {
-    const r0 = a[i], r1 = a[4 + i], r2 = a[8 + i]; // column i of R = row i of Rᵀ
-    out[4 * i] = r0 * b[0] + r1 * b[4] + r2 * b[8];
-    out[4 * i + 1] = r0 * b[1] + r1 * b[5] + r2 * b[9];
-    out[4 * i + 2] = r0 * b[2] + r1 * b[6] + r2 * b[10];
-    out[4 * i + 3] = r0 * tx + r1 * ty + r2 * tz;
-  }
-}
-
-const RELATIVE = new Float64Array(12);
 
 /** The two parts a pair query names, or 'invalid-request' / 'unknown-part'. */
 function pairOf(d: DocState, channel: string, a: string, b: string): [PartState, PartState] {
@@ -37,11 +23,11 @@ function pairOf(d: DocState, channel: string, a: string, b: string): [PartState,
 export function checkPair(d: DocState, { a, b, withinMm }: RequestOf<'check.pair'>): ResponseOf<'check.pair'> {
   const [pa, pb] = pairOf(d, 'check.pair', a, b);
   const ta = bodyOf(d, pa).tree, tb = bodyOf(d, pb).tree;
-  const hits = collidePlaced(ta, pa.transform, tb, pb.transform, 'all');
+  const ma = parseRigid(pa.transform), mb = parseRigid(pb.transform);
+  const hits = collidePlaced(ta, ma, tb, mb, 'all');
   let distanceMm: number | null = null;
   if (hits.pairCount === 0 && withinMm !== undefined) {
-    relativePlacement(pa.transform, pb.transform, RELATIVE);
-    distanceMm = minDistance(ta, tb, RELATIVE, withinMm)?.distance ?? null;
+    distanceMm = minDistance(ta, tb, relative(ma, mb), withinMm)?.distance ?? null;
   }
   return { a, b, trianglePairs: hits.pairs as Uint32Array<ArrayBuffer>, distanceMm };
 }
@@ -50,7 +36,7 @@ export function checkPair(d: DocState, { a, b, withinMm }: RequestOf<'check.pair
 export function tracePair(d: DocState, { a, b, maxDepth, maxBoxes }: RequestOf<'check.trace'>): ResponseOf<'check.trace'> {
   const [pa, pb] = pairOf(d, 'check.trace', a, b);
   const ta = bodyOf(d, pa).tree, tb = bodyOf(d, pb).tree;
-  const trace = traceCollide(ta, pa.transform, tb, pb.transform, { maxDepth, maxBoxes });
+  const trace = traceCollide(ta, parseRigid(pa.transform), tb, parseRigid(pb.transform), { maxDepth, maxBoxes });
   return {
     a, b,
     trianglePairs: trace.pairs as Uint32Array<ArrayBuffer>,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildObbTree, createMesh } from '../../../src-core/index';
+import { buildObbTree, createMesh, parseRigid } from '../../../src-core/index';
 import { castRay, minDistance, pointInMesh, pointMeshDistance, RAY } from '../../../src-core/collide/proximity';
 import { pointTriangleDistance2, triangleDistance2 } from '../../../src-core/geometry/triDistance';
 import { triTriIntersect } from '../../../src-core/geometry/triTri';
@@ -69,7 +69,7 @@ describe('distances', () => {
       fc.property(fc.double({ min: 6, max: 14, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true }), (x, y, z) => {
         const t = [x, y, z];
         const exact = bruteDistance(a, b, t);
-        const r = minDistance(ta, tb, [1, 0, 0, x, 0, 1, 0, y, 0, 0, 1, z]);
+        const r = minDistance(ta, tb, parseRigid([1, 0, 0, x, 0, 1, 0, y, 0, 0, 1, z]));
         expect(r).not.toBeNull();
         expect(r!.distance).toBeCloseTo(exact, 9);
         expect(Math.hypot(r!.pointA[0] - r!.pointB[0], r!.pointA[1] - r!.pointB[1], r!.pointA[2] - r!.pointB[2])).toBeCloseTo(exact, 9);
@@ -80,7 +80,7 @@ describe('distances', () => {
 
   it('minDistance returns null beyond the limit', () => {
     const a = sphere(1, 0, 0, 0), b = sphere(1, 0, 0, 0);
-    expect(minDistance(buildObbTree(a), buildObbTree(b), [1, 0, 0, 5, 0, 1, 0, 0, 0, 0, 1, 0], 1)).toBeNull();
+    expect(minDistance(buildObbTree(a), buildObbTree(b), parseRigid([1, 0, 0, 5, 0, 1, 0, 0, 0, 0, 1, 0]), 1)).toBeNull();
   });
 
   it('point–mesh distance matches brute force (seed 20261133)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildObbTree, collideBruteForce, collidePlaced, createMesh } from '../../../src-core/index';
+import { buildObbTree, collideBruteForce, collidePlaced, createMesh, parseRigid } from '../../../src-core/index';
 
 /** A closed box mesh tessellated k × k per face. */
 function box(sx: number, sy: number, sz: number, k: number): ReturnType<typeof createMesh> {
@@ -62,7 +62,7 @@ describe('placed queries', () => {
         const pa = rotation(qa, tA);
         // B near A: its placement relative to A's, plus a small offset.
         const pb = rotation(qb, [tA[0] + dt[0], tA[1] + dt[1], tA[2] + dt[2]]);
-        const got = sorted(collidePlaced(ta, pa, tb, pb, 'all').pairs);
+        const got = sorted(collidePlaced(ta, parseRigid(pa), tb, parseRigid(pb), 'all').pairs);
         const want = sorted(collideBruteForce(placed(a, pa), placed(b, pb), IDENTITY));
         expect(got).toEqual(want);
       }),
@@ -73,6 +73,6 @@ describe('placed queries', () => {
   it('with A at the identity, a placed query is the ordinary query', () => {
     const a = box(10, 6, 4, 3), b = box(5, 5, 5, 2);
     const pose = rotation([0.9, 0.1, 0.3, -0.2], [4, 2, 1]);
-    expect(sorted(collidePlaced(buildObbTree(a), IDENTITY, buildObbTree(b), pose, 'all').pairs)).toEqual(sorted(collideBruteForce(a, b, pose)));
+    expect(sorted(collidePlaced(buildObbTree(a), parseRigid(IDENTITY), buildObbTree(b), parseRigid(pose), 'all').pairs)).toEqual(sorted(collideBruteForce(a, b, pose)));
   });
 });

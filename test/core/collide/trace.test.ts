@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildObbTree, collidePlaced, createMesh } from '../../../src-core/index';
+import { buildObbTree, collidePlaced, createMesh, parseRigid } from '../../../src-core/index';
 import { traceCollide, TRACE_BOX_ROW, TRACE_PRUNED } from '../../../src-core/collide/trace';
 
 function sphere(r: number, seg = 16, rings = 8): ReturnType<typeof createMesh> {
@@ -30,8 +30,8 @@ function sorted(p: Uint32Array): string[] {
 
 describe('traversal trace', () => {
   const a = buildObbTree(sphere(5)), b = buildObbTree(sphere(3));
-  const pa = [1, 0, 0, 10, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  const pb = [0, -1, 0, 16, 1, 0, 0, 1, 0, 0, 1, 0.5, 0, 0, 0, 1];
+  const pa = parseRigid([1, 0, 0, 10, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  const pb = parseRigid([0, -1, 0, 16, 1, 0, 0, 1, 0, 0, 1, 0.5, 0, 0, 0, 1]);
 
   it('finds exactly the pairs of the fast query, among the triangles it tested', () => {
     const trace = traceCollide(a, pa, b, pb);
@@ -62,7 +62,7 @@ describe('traversal trace', () => {
   });
 
   it('far apart: one pruned root pair, nothing tested', () => {
-    const trace = traceCollide(a, pa, b, [1, 0, 0, 100, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    const trace = traceCollide(a, pa, b, parseRigid([1, 0, 0, 100, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]));
     expect(trace.boxTests).toBe(1);
     expect(trace.testedA.length).toBe(0);
     expect(trace.pairs.length).toBe(0);
