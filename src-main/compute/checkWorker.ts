@@ -22,9 +22,9 @@ import { deserializeTree } from '../../src-core/obbtree/serialize.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
 import {
   CHECK_PROTOCOL_VERSION, ParentToCheckChildSchema, withPositions, zodReason,
-  type BodyPayload, type CheckChildToParent, type CheckJob,
+  type BodyPayload, type CheckChildToParent, type CheckMessage,
 } from '../contract/compute.js';
-import { checkPartsOfRun, checkWithRefinement, overlapSolid, pairHits, pairTrace, type CheckBody } from '../services/checkRunner.js';
+import { checkPartsOf, checkWithRefinement, overlapSolid, pairHits, pairTrace, type CheckBody } from '../services/checkRunner.js';
 import { connectToParent, type ParentChannel } from './childChannel.js';
 
 /** Shortest interval between two progress messages of a job at one phase, milliseconds. */
@@ -100,11 +100,11 @@ function start(channel: ParentChannel): void {
     },
   });
 
-  const check = async (msg: CheckJob): Promise<void> => {
+  const check = async (msg: CheckMessage): Promise<void> => {
     const flag = { aborted: false };
     running.set(msg.jobId, flag);
     try {
-      const parts = checkPartsOfRun(msg.parts.map((p) => ({ ...p, body: bodyIn(msg.docId, p.bodyKey) })));
+      const parts = checkPartsOf(msg.parts.map((p) => ({ ...p, body: bodyIn(msg.docId, p.bodyKey) })));
       let last = -Infinity;
       let lastPhase = '';
       const onProgress = (p: CheckProgress): void => {

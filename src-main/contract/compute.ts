@@ -387,7 +387,7 @@ const CheckScopeSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('pairs'), pairs: z.array(z.tuple([key, key]).readonly()) }),
 ]);
 
-export const CheckJobSchema = z.strictObject({
+export const CheckMessageSchema = z.strictObject({
   type: z.literal('check'),
   jobId,
   docId: key,
@@ -407,12 +407,12 @@ export const CheckJobSchema = z.strictObject({
     }),
   }).nullable(),
 });
-export type CheckJob = z.infer<typeof CheckJobSchema>;
+export type CheckMessage = z.infer<typeof CheckMessageSchema>;
 
 export const ParentToCheckChildSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('bodies'), docId: key, bodies: z.array(BodyPayloadSchema) }),
   z.strictObject({ type: z.literal('forget'), docId: key }),
-  CheckJobSchema,
+  CheckMessageSchema,
   z.strictObject({ type: z.literal('pair'), jobId, docId: key, a: PlacedPartSchema, b: PlacedPartSchema, withinMm: z.number().nonnegative().nullable() }),
   z.strictObject({
     type: z.literal('trace'), jobId, docId: key, a: PlacedPartSchema, b: PlacedPartSchema,

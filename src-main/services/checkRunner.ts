@@ -83,7 +83,7 @@ export interface CheckRunner {
 // The computations, wherever they run
 
 /** The check parts of a run: a body's arrays, shared, and the part's placement. */
-export function checkPartsOfRun(parts: readonly RunnerPart[]): CheckPart[] {
+export function checkPartsOf(parts: readonly RunnerPart[]): CheckPart[] {
   return parts.map((p) => {
     const b = p.body;
     return {
@@ -185,7 +185,7 @@ export class InProcessCheckRunner implements CheckRunner {
 
   runCheck(input: RunCheckInput, options: RunCheckOptions = {}): Promise<CheckResult> {
     return checkWithRefinement(
-      { parts: checkPartsOfRun(input.parts), settings: input.settings, ignore: input.ignore, ...(input.scope ? { scope: input.scope } : {}) },
+      { parts: checkPartsOf(input.parts), settings: input.settings, ignore: input.ignore, ...(input.scope ? { scope: input.scope } : {}) },
       { ...options, ...(this.options.yieldToHost ? { yieldToHost: nextTurn } : {}) },
     );
   }

@@ -15,7 +15,7 @@ import type { CheckProgress, CheckResult, CheckSettings } from '../../../src-cor
 import type { ReportPartInput } from '../../../src-core/report/index.js';
 import { createHostRefiner, type RefinerSource } from '../refiner.js';
 import type { HostContext } from './context.js';
-import { checkPartsOf, docName, documentInfo, partOf, reportPartsOf, type DocState } from './document.js';
+import { docName, documentInfo, partOf, reportPartsOf, runnerPartsOf, type DocState } from './document.js';
 import type { DocumentStore } from './documentStore.js';
 import { failure, toHostError } from './errors.js';
 import type { Job } from './jobs.js';
@@ -48,7 +48,7 @@ export class CheckJobs {
   private async run(d: DocState, job: Job, scope: CheckScope, refine: boolean): Promise<void> {
     const { ctx } = this;
     const sources = refine ? this.refinableSources(d) : new Map<string, RefinerSource>();
-    const parts = checkPartsOf(d, new Set(sources.keys()));
+    const parts = runnerPartsOf(d, new Set(sources.keys()));
     const settings: CheckSettings = { ...d.settings };
     const ignore = d.ignore.map((r) => ({ ...r }));
     const reportParts: ReportPartInput[] = reportPartsOf(d);

@@ -170,7 +170,7 @@ export function documentInfo(d: DocState): DocumentInfo {
  * The parts of a document as a check sees them (../checkRunner.ts): their bodies, shared, current
  * placements (copied), and for those in `refinable` sources which CAD body they place.
  */
-export function checkPartsOf(d: DocState, refinable: ReadonlySet<string> = new Set()): RunnerPart[] {
+export function runnerPartsOf(d: DocState, refinable: ReadonlySet<string> = new Set()): RunnerPart[] {
   return d.parts.map((p) => ({
     id: p.id, name: p.name, body: bodyOf(d, p), transform: Float64Array.from(p.transform),
     refine: refinable.has(p.sourceId) ? { sourceKey: p.sourceId, bodyIndex: p.bodyIndex } : null,
