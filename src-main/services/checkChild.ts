@@ -18,6 +18,7 @@
  * - Crash: a child that stops unexpectedly fails the requests it had with CheckChildError
  *   'crashed' (the host's `compute-crashed`); the next request starts a fresh child.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from 'zod';
 import { CheckLimitError } from '../../src-core/check/check.js';
 import type { RefinedBody, Refiner } from '../../src-core/check/refine.js';
@@ -68,6 +69,8 @@ const DEFAULT_START_TIMEOUT_MS = 30_000;
 interface Child {
   readonly handle: ChildHandle;
   readonly ready: Promise<void>;
+  /** What is sent to it, in order: bodies, then the request that needs them (see dispatch). */
+  outbox: Promise<void>;
   /** Bodies sent, by document. */
   readonly sent: Map<string, Set<string>>;
   state: 'starting' | 'ready' | 'gone';
@@ -88,6 +91,8 @@ interface Pending {
   readonly refiner?: Refiner | null;
   readonly signal?: AbortSignal;
   child: Child | null;
+  /** The request has been sent to `child` (not just queued behind its bodies). */
+  posted: boolean;
   retried: boolean;
 }
 
@@ -197,7 +202,7 @@ export class ChildCheckRunner implements CheckRunner {
     const child = this.child;
     if (!child || !child.sent.has(docId)) return;
     child.sent.delete(docId);
-    void child.ready.then(() => this.post(child, { type: 'forget', docId }), () => {});
+    child.outbox = child.outbox.then(() => this.post(child, { type: 'forget', docId }));
   }
 
   /** The child's process id, while there is one (tests and diagnostics). */
@@ -229,13 +234,13 @@ export class ChildCheckRunner implements CheckRunner {
     }) as Promise<z.output<S>>;
   }
 
-  private request(spec: Omit<Pending, 'resolve' | 'reject' | 'child' | 'retried'>): Promise<unknown> {
+  private request(spec: Omit<Pending, 'resolve' | 'reject' | 'child' | 'posted' | 'retried'>): Promise<unknown> {
     if (this.disposed) return Promise.reject(new CheckChildError('disposed', 'the check process was stopped: the host is shutting down'));
     if (spec.signal?.aborted) return Promise.reject(abortError());
     return new Promise((resolve, reject) => {
       let cleanup = (): void => {};
       const p: Pending = {
-        ...spec, child: null, retried: false,
+        ...spec, child: null, posted: false, retried: false,
         resolve: (v) => { cleanup(); resolve(v); },
         reject: (e) => { cleanup(); reject(e); },
       };
@@ -260,19 +265,24 @@ export class ChildCheckRunner implements CheckRunner {
       return;
     }
     p.child = child;
+    p.posted = false;
     this.updateRefs();
-    child.ready.then(() => {
+    // One message per body, the event loop let run between them: serialising a large body's
+    // arrays blocks this process while it lasts (tens of milliseconds per 100,000 triangles).
+    // Sends go through the child's outbox, so a request never overtakes the bodies it needs.
+    child.outbox = child.outbox.then(async () => {
       if (p.child !== child || !this.pending.has(p.jobId)) return;
       let sent = child.sent.get(p.docId);
       if (!sent) child.sent.set(p.docId, (sent = new Set()));
-      const missing = p.bodies.filter((b) => !sent.has(b.key));
-      if (missing.length > 0) {
-        for (const b of missing) sent.add(b.key);
-        this.post(child, { type: 'bodies', docId: p.docId, bodies: missing.map((b) => bodyPayload(b.key, b)) });
+      for (const b of p.bodies) {
+        if (sent.has(b.key)) continue;
+        sent.add(b.key);
+        this.post(child, { type: 'bodies', docId: p.docId, bodies: [bodyPayload(b.key, b)] });
+        await nextTurn();
       }
+      if (p.child !== child || !this.pending.has(p.jobId)) return;
       this.post(child, p.message);
-    }, () => {
-      // The child did not come up: its exit (or the start timeout) settles the request.
+      p.posted = true;
     });
   }
 
@@ -290,8 +300,10 @@ export class ChildCheckRunner implements CheckRunner {
     const child: Child = {
       handle, sent: new Map(), state: 'starting', killed: false,
       ready: new Promise<void>((resolve, reject) => { ready = resolve; notReady = reject; }),
+      outbox: Promise.resolve(),
     };
-    child.ready.catch(() => {});
+    // Nothing is sent before the child is ready; a child that never is settles its requests on exit.
+    child.outbox = child.ready.catch(() => {});
     let exited!: () => void;
     const gone = new Promise<void>((r) => { exited = r; });
     this.gone.add(gone);
@@ -447,8 +459,8 @@ export class ChildCheckRunner implements CheckRunner {
     if (!this.pending.has(p.jobId)) return;
     const child = p.child;
     this.settle(p, abortError());
-    if (!child || child.state === 'gone') return;
-    if (child.state === 'starting') return; // nothing was sent yet
+    // Not sent yet (the child starting, or its bodies still going): it never will be.
+    if (!child || child.state === 'gone' || !p.posted) return;
     this.post(child, { type: 'cancel', jobId: p.jobId });
     const timer = setTimeout(() => {
       this.cancelling.delete(p.jobId);

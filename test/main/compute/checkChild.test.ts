@@ -39,7 +39,7 @@ describe('ChildCheckRunner', () => {
       await runner.pairHits('doc-2', parts[0], parts[1], 1);
       expect(fork.children).toHaveLength(1);
       expect(sentTo(fork.children[0]).map((m) => `${m.type} ${m.docId}${m.bodies ? ` ${m.bodies.map((b) => b.key).join(',')}` : ''}`)).toEqual([
-        'bodies doc-1 s#0,s#1', 'pair doc-1', 'pair doc-1', 'bodies doc-2 s#0,s#1', 'pair doc-2',
+        'bodies doc-1 s#0', 'bodies doc-1 s#1', 'pair doc-1', 'pair doc-1', 'bodies doc-2 s#0', 'bodies doc-2 s#1', 'pair doc-2',
       ]);
       runner.forget('doc-1');
       await waitFor(() => sentTo(fork.children[0]).some((m) => m.type === 'forget' && m.docId === 'doc-1'), 1000, 'forget');
@@ -86,7 +86,23 @@ describe('ChildCheckRunner', () => {
       expect(await pair).toMatchObject({ distanceMm: 2 });
       expect(fork.children[0].killed).toBe(true);
       expect(fork.children).toHaveLength(2);
-      expect(sentTo(fork.children[1]).map((m) => m.type)).toEqual(['bodies', 'pair']);
+      expect(sentTo(fork.children[1]).map((m) => m.type)).toEqual(['bodies', 'bodies', 'pair']);
+    } finally {
+      await runner.dispose();
+    }
+  });
+
+  it('a check cancelled before it was sent sends nothing, and its child is kept', async () => {
+    const fork = fakeFork(() => {});
+    const runner = new ChildCheckRunner({ fork, cancelGraceMs: 20, log: () => {} });
+    try {
+      const controller = new AbortController();
+      const check = runner.runCheck({ docId: 'd', parts, settings: SETTINGS, ignore: [] }, { signal: controller.signal });
+      controller.abort();
+      await expect(check).rejects.toMatchObject({ name: 'AbortError' });
+      await new Promise((r) => setTimeout(r, 60));
+      expect(sentTo(fork.children[0]).map((m) => m.type)).toEqual([]);
+      expect(fork.children[0].killed).toBe(false);
     } finally {
       await runner.dispose();
     }
@@ -128,7 +144,7 @@ describe('ChildCheckRunner', () => {
       crash = false;
       await expect(runner.pairHits('d', parts[0], parts[1], null)).resolves.toMatchObject({ distanceMm: null });
       expect(fork.children).toHaveLength(2);
-      expect(sentTo(fork.children[1]).map((m) => m.type)).toEqual(['bodies', 'pair']);
+      expect(sentTo(fork.children[1]).map((m) => m.type)).toEqual(['bodies', 'bodies', 'pair']);
     } finally {
       await runner.dispose();
     }

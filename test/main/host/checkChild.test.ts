@@ -44,9 +44,9 @@ describe('host service: checks in the check child', () => {
       expect(second).toMatchObject({ kind: 'check', outcome: { summary: { interferences: 4 } } });
       const hit = await h.call('check.pair', { docId: doc.id, a: 'bolt-5', b: 'plate-10' });
       expect(hit.trianglePairs.length).toBeGreaterThan(0);
-      const uploads = fork.sent.filter((m) => m.type === 'bodies');
-      expect(uploads).toHaveLength(1);
-      expect(uploads[0].bodies).toHaveLength(new Set(doc.parts.map((p) => p.bodyKey)).size);
+      // One message per distinct body, each sent once.
+      const uploads = fork.sent.filter((m) => m.type === 'bodies').flatMap((m) => m.bodies as { key: string }[]);
+      expect(uploads.map((b) => b.key).sort()).toEqual([...new Set(doc.parts.map((p) => p.bodyKey))].sort());
       expect(fork.sent.map((m) => m.type).filter((t) => t !== 'bodies')).toEqual(['check', 'check', 'pair']);
       expect(h.service.checkRunnerStatus()).toMatchObject({ kind: 'child', pid: expect.any(Number) });
       expect(h.service.checkRunnerStatus().pid).not.toBe(process.pid);
