@@ -42,7 +42,7 @@ async function measure(file: string, label: string, tuning: HostServiceTuning): 
       h.enable();
       const t0 = performance.now();
       const { jobId } = (await service.handle('check.run', { docId: doc.id })) as { jobId: string };
-      const end = (await new Promise((r) => ends.set(jobId, r))) as { outcome?: unknown; error?: unknown };
+      const end = (await new Promise<unknown>((r) => ends.set(jobId, r))) as { outcome?: unknown; error?: unknown };
       const wall = performance.now() - t0;
       h.disable();
       if (!end.outcome) throw new Error(`the check failed: ${JSON.stringify(end.error)}`);
