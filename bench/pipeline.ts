@@ -146,7 +146,7 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
     classify_ms: round(median(classify)),
     check_ms: round(median(total)),
     candidate_pairs: candidates,
-    triangles: prepared.parts.reduce((s, p) => s + p.mesh.triangleCount, 0),
+    triangles: prepared.parts.reduce((s, p) => s + p.body.mesh.triangleCount, 0),
     parts: prepared.parts.length,
   };
 }

@@ -6,11 +6,13 @@
 // Layout (package.json's `main` is dist/node/main/main.cjs):
 //   dist/node/cli/interfere.cjs       the command line
 //   dist/node/compute/treeWorker.cjs  the tree-building child (child process or utilityProcess)
+//   dist/node/compute/checkWorker.cjs the check child: checks, pair queries, volumes (likewise)
 //   dist/node/compute/occtWorker.cjs  the OpenCascade worker thread (services/occtWorker.ts)
 //   dist/node/main/main.cjs           the Electron main process
 //   dist/node/main/preload.cjs        the window's preload (sandboxed: only `electron` may be required)
 //   dist/node/bridge/cli.cjs          `npm run dev:web`: the renderer in a browser over the loopback bridge
-// The main bundle finds the tree worker at ../compute/treeWorker.cjs (services/treePool.ts), the
+// The main bundle finds the tree worker at ../compute/treeWorker.cjs and the check worker at
+// ../compute/checkWorker.cjs (services/treePool.ts findComputeEntry), the
 // preload next to itself, and the renderer (built by vite) at dist/renderer/.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
@@ -29,6 +31,7 @@ const common = {
 const entries = {
   'cli/interfere': 'src-main/cli/interfere.ts',
   'compute/treeWorker': 'src-main/compute/treeWorker.ts',
+  'compute/checkWorker': 'src-main/compute/checkWorker.ts',
   'compute/occtWorker': 'src-main/services/occtWorkerThread.ts',
   'bridge/cli': 'src-main/bridge/cli.ts',
   'main/main': 'src-main/main/main.ts',

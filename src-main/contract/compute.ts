@@ -1,8 +1,10 @@
 /**
- * Messages of the compute boundary: the parent (services/treePool.ts) and a tree-building child
- * process (compute/treeWorker.ts; a Node child_process in the CLI and tests, an Electron
- * utilityProcess in the app). Every message is a member of a discriminated union on `type`;
- * requests and their answers are correlated by `jobId`.
+ * Messages of the compute boundary, between the host and its compute children (a Node
+ * child_process in the CLI, the bridge and tests, an Electron utilityProcess in the app). Two
+ * children speak it: the tree builders (services/treePool.ts ↔ compute/treeWorker.ts, this first
+ * part) and the check child (services/checkChild.ts ↔ compute/checkWorker.ts, the second part,
+ * "The check child"). Every message is a member of a discriminated union on `type`; requests and
+ * their answers are correlated by `jobId`.
  *
  *   parent → child   build  {jobId, meshId, positions, indices, options}
  *                    cancel {jobId}              drops a build the child has not started
@@ -21,6 +23,7 @@
  * caller's positions array, as an in-process build does, and 24 bytes per vertex are not copied
  * back). The parent puts its positions in before deserialising (see `withPositions`).
  */
+import { z } from 'zod';
 import type { SerializedTree } from '../../src-core/obbtree/serialize.js';
 
 /** Bumped whenever a message changes shape; a child announcing another version is not used. */
@@ -294,4 +297,209 @@ export function withPositions(tree: SerializedTree, positions: Float64Array): Se
   const buffers = tree.buffers.slice();
   buffers[TREE_POSITIONS_BUFFER] = buffer;
   return { ...tree, buffers };
+}
+
+// ------------------------------------------------------------------------------------------------
+// The check child
+//
+// One child (compute/checkWorker.ts) runs the checks, pair queries and volumes of the open
+// documents, so that the host's process (the Electron main process) never computes one. It holds
+// each document's bodies, sent once per child and body (not per check):
+//
+//   parent → child   bodies  {docId, bodies: [BodyPayload]}   a document's bodies, before first use
+//                    forget  {docId}                         the document was closed
+//                    check   {jobId, docId, parts, settings, ignore, scope, refine}
+//                    pair    {jobId, docId, a, b, withinMm}  check.pair: triangle pairs, distance
+//                    trace   {jobId, docId, a, b, maxDepth, maxBoxes}
+//                    overlap {jobId, docId, a, b}
+//                    cancel  {jobId}                         checked by the check between pairs
+//                    refined {jobId, requestId, body | error}   the answer to a `refine` below
+//   child → parent   ready   {protocol}
+//                    progress {jobId, phase, done, total}    throttled
+//                    refine  {jobId, requestId, sourceKey, bodyIndex, deflectionMm}
+//                                                            a check's refinement asks the host for
+//                                                            a CAD body read again finer (the host
+//                                                            reads files and builds trees; the child
+//                                                            keeps the body for the document)
+//                    checked {jobId, result}                 a CheckResult (src-core/check/types.ts)
+//                    answer  {jobId, answer}                 of a pair, trace or overlap query
+//                    failed  {jobId, code, message, limit?}
+//
+// Parts name their body by bodyKey; the child answers `unknown-body` for a body it was not sent.
+// Both ends validate every message with the zod schemas below (strict: an unknown field is
+// refused). Typed arrays cross as structured clones: neither Node's IPC channel nor Electron's
+// utilityProcess can hand an ArrayBuffer to another process, so each array is copied once, whole,
+// never re-packed; a tree goes without its positions (the mesh's, sent beside it).
+
+/** Bumped whenever a check-child message changes shape. */
+export const CHECK_PROTOCOL_VERSION = 1;
+
+const count = z.number().int().nonnegative();
+/** Any number, infinities included (ranges may be unbounded). */
+const num = z.custom<number>((v) => typeof v === 'number', 'must be a number');
+const jobId = z.number().int().nonnegative();
+const key = z.string().min(1).max(4096);
+/** A typed array of one kind (on any buffer: the engine's types do not narrow them). */
+const typed = <T>(ctor: abstract new (...args: never[]) => unknown, name: string) => z.custom<T>((v) => v instanceof ctor, `must be a ${name}`);
+const f64 = typed<Float64Array>(Float64Array, 'Float64Array');
+const u32 = typed<Uint32Array>(Uint32Array, 'Uint32Array');
+
+const SerializedObbTreeSchema = z.strictObject({
+  format: z.literal('interfere-bvtree'),
+  version: z.literal(1),
+  kind: z.literal('obb'),
+  nodeCount: count,
+  leafSize: count,
+  vertexCount: count,
+  triangleCount: count,
+  maxAbsCoordinate: z.number().nonnegative(),
+  sphereLevels: count,
+  buffers: z.array(z.instanceof(ArrayBuffer)).length(5)
+    .refine((b) => b[TREE_POSITIONS_BUFFER].byteLength === 0, 'the positions buffer must be empty: the mesh carries them'),
+});
+
+/** A distinct body of a document as the check needs it. */
+export const BodyPayloadSchema = z.strictObject({
+  /** bodyKey(source, body), or a refined body's key. */
+  key,
+  positions: f64,
+  indices: u32,
+  /** Its OBB tree, positions left out. */
+  tree: SerializedObbTreeSchema,
+  chordErrorMm: typed<Float32Array>(Float32Array, 'Float32Array').nullable(),
+  chordSide: typed<Int8Array>(Int8Array, 'Int8Array').nullable(),
+  faceRanges: u32.nullable(),
+  surfaces: z.strictObject({ records: f64, residualMm: f64 }).nullable(),
+});
+export type BodyPayload = z.infer<typeof BodyPayloadSchema>;
+
+const PlacedPartSchema = z.strictObject({
+  id: key,
+  bodyKey: key,
+  /** Body → world, row-major 3×4 or 4×4. */
+  transform: f64,
+});
+
+const CheckScopeSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('all') }),
+  z.strictObject({ kind: z.literal('selection'), ids: z.array(key) }),
+  z.strictObject({ kind: z.literal('sets'), a: z.array(key), b: z.array(key) }),
+  z.strictObject({ kind: z.literal('pairs'), pairs: z.array(z.tuple([key, key]).readonly()) }),
+]);
+
+export const CheckMessageSchema = z.strictObject({
+  type: z.literal('check'),
+  jobId,
+  docId: key,
+  parts: z.array(z.strictObject({
+    ...PlacedPartSchema.shape,
+    name: z.string(),
+    refine: z.strictObject({ sourceKey: key, bodyIndex: count }).nullable(),
+  })),
+  settings: z.strictObject({ touchToleranceMm: z.number().nullable(), clearanceMm: z.number(), contactIsInterference: z.boolean() }),
+  ignore: z.array(z.strictObject({ a: key, b: key, reason: z.string().optional() })),
+  scope: CheckScopeSchema,
+  /** Refinement of undecided CAD pairs (src-core/check/refine.ts), its limits; null: none. */
+  refine: z.strictObject({
+    limits: z.strictObject({
+      minDeflectionMm: z.number().optional(), maxTrianglesPerSource: z.number().optional(), minTriangleBudget: z.number().optional(),
+      triangleGrowth: z.number().optional(), timeBudgetMs: z.number().optional(), maxRounds: z.number().optional(),
+    }),
+  }).nullable(),
+});
+export type CheckMessage = z.infer<typeof CheckMessageSchema>;
+
+export const ParentToCheckChildSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('bodies'), docId: key, bodies: z.array(BodyPayloadSchema) }),
+  z.strictObject({ type: z.literal('forget'), docId: key }),
+  CheckMessageSchema,
+  z.strictObject({ type: z.literal('pair'), jobId, docId: key, a: PlacedPartSchema, b: PlacedPartSchema, withinMm: z.number().nonnegative().nullable() }),
+  z.strictObject({
+    type: z.literal('trace'), jobId, docId: key, a: PlacedPartSchema, b: PlacedPartSchema,
+    maxDepth: count.optional(), maxBoxes: count.optional(),
+  }),
+  z.strictObject({ type: z.literal('overlap'), jobId, docId: key, a: PlacedPartSchema, b: PlacedPartSchema }),
+  z.strictObject({ type: z.literal('cancel'), jobId }),
+  z.strictObject({
+    type: z.literal('refined'), jobId, requestId: count,
+    body: BodyPayloadSchema.extend({ deflectionMm: z.number().positive() }).nullable(),
+    /** Why the body could not be made (the pair stays undecided); null with a body. */
+    error: z.string().nullable(),
+  }),
+]);
+export type ParentToCheckChild = z.infer<typeof ParentToCheckChildSchema>;
+
+const vec3 = z.tuple([num, num, num]).readonly();
+const kind = z.enum(['interference', 'contact', 'clearance', 'undecided', 'ignored']);
+const geometryKind = z.enum(['interference', 'contact', 'clearance', 'clear']);
+
+/** src-core/check/types.ts PairResult. */
+const PairResultSchema = z.strictObject({
+  a: key, b: key, kind, geometricKind: z.union([kind, z.literal('clear')]),
+  trianglePairs: u32,
+  volumeMm3: num.nullable(), centroidMm: vec3.nullable(),
+  contained: z.boolean(), containedPart: key.nullable(),
+  distanceMm: num.nullable(), closestPointsMm: z.tuple([vec3, vec3]).readonly().nullable(),
+  depthMm: num.nullable(), toleranceMm: num, reason: z.string().nullable(),
+  resolutionMm: num.nullable(), refinedDeflectionMm: num.nullable(),
+  separationRangeMm: z.tuple([num, num]).readonly().nullable(),
+  possibleKinds: z.array(geometryKind).readonly().nullable(),
+  coincident: z.array(key).readonly().optional(),
+});
+
+/** src-core/check/types.ts CheckResult. */
+export const CheckResultSchema = z.strictObject({
+  settings: z.strictObject({ touchToleranceMm: num, touchToleranceAuto: z.boolean(), clearanceMm: num, contactIsInterference: z.boolean() }),
+  summary: z.strictObject({
+    parts: count, triangles: count, interferences: count, contacts: count, clearanceViolations: count, ignored: count,
+    undecided: count, refinedPairs: count, finestDeflectionMm: num.nullable(), elapsedMs: num,
+  }),
+  results: z.array(PairResultSchema).readonly(),
+  candidatePairs: count,
+  phaseMs: z.strictObject({ broadPhase: num, collide: num, classify: num }),
+  warnings: z.array(z.string()).readonly(),
+});
+
+/** `check.pair` as computed: triangle pairs, and the distance when there are none (within reach). */
+export const PairHitsSchema = z.strictObject({ trianglePairs: u32, distanceMm: num.nullable() });
+export type PairHits = z.infer<typeof PairHitsSchema>;
+
+/** `check.trace` as computed. */
+export const PairTraceSchema = z.strictObject({
+  trianglePairs: u32, testedA: u32, testedB: u32, boxes: f64, boxesOmitted: count, boxTests: count, triTests: count,
+});
+export type PairTrace = z.infer<typeof PairTraceSchema>;
+
+/** `check.overlap` as computed: the overlap solid, null when there is none. */
+export const OverlapSolidSchema = z.strictObject({ positions: typed<Float32Array>(Float32Array, 'Float32Array'), indices: u32, volumeMm3: num }).nullable();
+export type OverlapSolid = z.infer<typeof OverlapSolidSchema>;
+
+/**
+ * Why the check child could not answer:
+ * - `invalid-request`: the request did not parse; `unknown-body`: a part names a body it was not sent;
+ * - `cancelled`: a `cancel` stopped it; `too-many-pairs`: the broad phase passed the limit
+ *   (`limit` says by how much, src-core/check/check.ts CheckLimitError);
+ * - `failed`: the computation threw (the message says what).
+ */
+export const CHECK_CHILD_ERROR_CODES = ['invalid-request', 'unknown-body', 'cancelled', 'too-many-pairs', 'failed'] as const;
+export type CheckChildErrorCode = (typeof CHECK_CHILD_ERROR_CODES)[number];
+
+export const CheckChildToParentSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ready'), protocol: count }),
+  z.strictObject({ type: z.literal('progress'), jobId, phase: z.enum(['broadphase', 'pairs', 'volumes', 'refine']), done: count, total: count }),
+  z.strictObject({ type: z.literal('refine'), jobId, requestId: count, sourceKey: key, bodyIndex: count, deflectionMm: z.number().positive() }),
+  z.strictObject({ type: z.literal('checked'), jobId, result: CheckResultSchema }),
+  // Validated by the parent with the schema of the query it sent (PairHits, PairTrace, OverlapSolid).
+  z.strictObject({ type: z.literal('answer'), jobId, answer: z.unknown() }),
+  z.strictObject({
+    type: z.literal('failed'), jobId, code: z.enum(CHECK_CHILD_ERROR_CODES), message: z.string(),
+    limit: z.strictObject({ pairs: count, limit: count, exact: z.boolean() }).optional(),
+  }),
+]);
+export type CheckChildToParent = z.infer<typeof CheckChildToParentSchema>;
+
+/** The first issue of a failed parse, as one line for logs and refusals. */
+export function zodReason(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.length > 0 ? issue.path.join('.') : 'message'}: ${issue.message}` : 'invalid message';
 }

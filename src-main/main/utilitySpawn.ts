@@ -1,7 +1,8 @@
 /**
- * The tree-building children in the app: a ForkFn (../services/spawn.ts) over Electron's
- * `utilityProcess.fork`. The pool speaks to a ChildHandle only, so the same pool code runs over
- * child_process in Node and over utility processes here:
+ * The compute children in the app (the tree builders, the check child): a ForkFn
+ * (../services/spawn.ts) over Electron's `utilityProcess.fork`. The tree pool and the check runner
+ * speak to a ChildHandle only, so the same code runs over child_process in Node and over utility
+ * processes here:
  *
  *  - postMessage / on('message') map one to one (the child uses process.parentPort, see
  *    ../compute/childChannel.ts); messages are structured clones;
@@ -77,7 +78,7 @@ export function createUtilityFork(utility: UtilityProcessModule, log: (message: 
       c.on('error', (type, location, report) => {
         log(`${tag()} ${type} at ${location}${report ? ` (report: ${report.slice(0, 200)})` : ''}`);
       });
-      // The pool reports unexpected exits itself (and kills children on purpose when cancelling).
+      // The pool and the check runner report unexpected exits itself (and kills children on purpose when cancelling).
       c.on('exit', (code) => exit(typeof code === 'number' ? code : null));
     }
 

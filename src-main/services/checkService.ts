@@ -1,17 +1,17 @@
 /**
  * Check a document end to end in plain Node: open it (assembly or bare CAD/STL file), make its
  * bodies ready (./bodies.ts: one mesh and tree per distinct body, however many parts place it),
- * run the whole-assembly check, and build the report. Used by the command line and batch checks.
+ * run the whole-assembly check, and build the report. Used by the command line (which checks in
+ * its own process) and batch checks (the host's check child: a CheckRunner, ./checkRunner.ts).
  */
 import path from 'node:path';
 import { bodyKey } from '../../src-core/assembly/bodyKey.js';
 import type { ResolvedAssembly, ImportFunction } from '../../src-core/assembly/resolve.js';
-import { runCheck } from '../../src-core/check/check.js';
-import { refineCheck, type RefineLimits } from '../../src-core/check/refine.js';
-import type { CheckPart, CheckResult, CheckSettings } from '../../src-core/check/types.js';
+import type { RefineLimits } from '../../src-core/check/refine.js';
+import type { CheckResult, CheckSettings } from '../../src-core/check/types.js';
 import { buildReport, type InterferenceReport } from '../../src-core/report/index.js';
 import { defaultImporter, openAny, type DocumentKind } from './documents.js';
-import { loadManifold } from './manifoldNode.js';
+import { InProcessCheckRunner, type CheckRunner, type RunnerPart } from './checkRunner.js';
 import { APP_NAME, APP_VERSION } from './appInfo.js';
 import { createHostRefiner, type RefinerSource } from './refiner.js';
 import { bodySourcesOf, buildBodies, buildTreesInProcess, meshesOf, PartError, type Body, type TreeBuilder } from './bodies.js';
@@ -34,6 +34,8 @@ export interface CheckFileOptions {
    */
   readonly refine?: boolean;
   readonly refineLimits?: Partial<RefineLimits>;
+  /** Where the check runs (default: this process). */
+  readonly runner?: CheckRunner;
 }
 
 export interface CheckFileResult {
@@ -53,7 +55,7 @@ export interface PreparedCheck {
   readonly assembly: ResolvedAssembly;
   /** Each distinct body, by bodyKey. */
   readonly bodies: ReadonlyMap<string, Body>;
-  readonly parts: CheckPart[];
+  readonly parts: RunnerPart[];
   readonly settings: CheckSettings;
   readonly timings: { readonly openMs: number; readonly treesMs: number };
   /** CAD sources that can be read again finer, by source id. */
@@ -96,21 +98,13 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
     if (bodies === undefined) continue;
     refinable.set(source.id, { path: file, bodies });
   }
-  const parts: CheckPart[] = assembly.parts.map((p) => {
-    const body = bodies.get(bodyKey(p.sourceId, p.bodyIndex)) as Body;
-    return {
-      id: p.id,
-      name: p.name,
-      mesh: body.mesh,
-      tree: body.tree,
-      transform: p.transform,
-      chordErrorMm: body.chordErrorMm,
-      chordSide: body.chordSide,
-      faceRanges: body.faceRanges,
-      surfaces: body.surfaces,
-      refine: refinable.has(p.sourceId) ? { sourceKey: p.sourceId, bodyIndex: p.bodyIndex } : null,
-    };
-  });
+  const parts: RunnerPart[] = assembly.parts.map((p) => ({
+    id: p.id,
+    name: p.name,
+    body: bodies.get(bodyKey(p.sourceId, p.bodyIndex)) as Body,
+    transform: Float64Array.from(p.transform),
+    refine: refinable.has(p.sourceId) ? { sourceKey: p.sourceId, bodyIndex: p.bodyIndex } : null,
+  }));
   const docSettings = assembly.doc.settings;
   const settings: CheckSettings = {
     touchToleranceMm: options.settings?.touchToleranceMm !== undefined ? options.settings.touchToleranceMm : docSettings.touchToleranceMm,
@@ -123,22 +117,32 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
   };
 }
 
+let preparedChecks = 0;
+
 /** Runs the check of a prepared document, refining what its triangles cannot decide. */
 export async function runPreparedCheck(
   prepared: PreparedCheck,
-  options: Pick<CheckFileOptions, 'onProgress' | 'signal' | 'refine' | 'refineLimits'> = {},
+  options: Pick<CheckFileOptions, 'onProgress' | 'signal' | 'refine' | 'refineLimits' | 'runner'> = {},
 ): Promise<CheckResult> {
-  const request = { parts: prepared.parts, settings: prepared.settings, ignore: prepared.assembly.doc.ignore };
-  const checkOptions = {
-    manifold: loadManifold,
-    signal: options.signal,
-    onProgress: (p: { phase: string; done: number; total: number }) => options.onProgress?.(p.phase === 'refine' ? 'refine' : 'check', p.done, p.total),
-    now: () => performance.now(),
-  };
-  const first = await runCheck(request, checkOptions);
-  if (options.refine === false || prepared.refinable.size === 0) return first;
-  const refiner = createHostRefiner({ importer: prepared.importer, buildTrees: prepared.buildTrees, sources: prepared.refinable });
-  return refineCheck(request, first, refiner, { ...checkOptions, ...(options.refineLimits ? { limits: options.refineLimits } : {}) });
+  const runner = options.runner ?? new InProcessCheckRunner();
+  // A runner that keeps bodies keeps these for this one check.
+  const docId = `check-file-${++preparedChecks}`;
+  const refiner = options.refine === false || prepared.refinable.size === 0
+    ? null
+    : createHostRefiner({ importer: prepared.importer, buildTrees: prepared.buildTrees, sources: prepared.refinable });
+  try {
+    return await runner.runCheck(
+      { docId, parts: prepared.parts, settings: prepared.settings, ignore: prepared.assembly.doc.ignore },
+      {
+        ...(options.signal ? { signal: options.signal } : {}),
+        onProgress: (p) => options.onProgress?.(p.phase === 'refine' ? 'refine' : 'check', p.done, p.total),
+        refiner,
+        ...(options.refineLimits ? { refineLimits: options.refineLimits } : {}),
+      },
+    );
+  } finally {
+    runner.forget(docId);
+  }
 }
 
 /** Opens and checks one file; see the module comment. */

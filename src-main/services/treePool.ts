@@ -134,28 +134,34 @@ const MAX_START_FAILURES = 2;
 // Finding the child's entry
 
 /**
- * The default child entry, found from `from` (default: this module's own file):
- * - running from the TypeScript sources: src-main/compute/treeWorker.ts under tsx;
- * - running from a bundle in dist/node/<folder>/: the bundled dist/node/compute/treeWorker.cjs
- *   (also looked for next to the bundle). Throws if no bundled worker is found.
+ * The entry of a compute child (`treeWorker`: builds trees; `checkWorker`: runs checks), found
+ * from `from` (default: this module's own file):
+ * - running from the TypeScript sources: src-main/compute/<name>.ts under tsx;
+ * - running from a bundle in dist/node/<folder>/: the bundled dist/node/compute/<name>.cjs
+ *   (also looked for next to the bundle). Throws if no bundled entry is found.
  */
-export function findTreeWorker(from: string = servicesModuleFile()): TreeWorkerEntry {
+export function findComputeEntry(name: 'treeWorker' | 'checkWorker', from: string = servicesModuleFile()): TreeWorkerEntry {
   const dir = path.dirname(from);
   if (/\.[cm]?ts$/.test(from)) {
     const tsx = createRequire(from).resolve('tsx');
     return {
-      file: path.resolve(dir, '../compute/treeWorker.ts'),
+      file: path.resolve(dir, `../compute/${name}.ts`),
       execArgv: ['--import', pathToFileURL(tsx).href],
     };
   }
   const candidates = [
-    path.resolve(dir, '../compute/treeWorker.cjs'),
-    path.resolve(dir, 'compute/treeWorker.cjs'),
-    path.resolve(dir, 'treeWorker.cjs'),
+    path.resolve(dir, `../compute/${name}.cjs`),
+    path.resolve(dir, `compute/${name}.cjs`),
+    path.resolve(dir, `${name}.cjs`),
   ];
   const file = candidates.find((f) => existsSync(f));
-  if (!file) throw new Error(`the bundled tree worker is missing (looked for ${candidates.join(', ')})`);
+  if (!file) throw new Error(`the bundled ${name === 'treeWorker' ? 'tree worker' : 'check worker'} is missing (looked for ${candidates.join(', ')})`);
   return { file, execArgv: [] };
+}
+
+/** The tree-building child's entry (findComputeEntry('treeWorker')). */
+export function findTreeWorker(from: string = servicesModuleFile()): TreeWorkerEntry {
+  return findComputeEntry('treeWorker', from);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ export interface HostServiceOptions {
   /** 'electron' or 'bridge' (AppInfo.host). */
   readonly host: 'electron' | 'bridge';
   readonly dialogs: HostDialogs | null;
-  /** How tree-building children start (utilityProcess in Electron; child_process.fork otherwise). */
+  /** How compute children (tree builders, checks) start (utilityProcess in Electron; child_process.fork otherwise). */
   readonly fork?: ForkFn;
   /** Where recent files and the tree cache live. */
   readonly userDataDir: string;
@@ -69,6 +69,12 @@ export interface HostServiceTuning {
    * false: none.
    */
   readonly autosave?: false | { readonly debounceMs?: number; readonly intervalMs?: number };
+  /**
+   * Where checks, pair queries and volumes run: the check child (default; how it starts, by
+   * default as the tree builders do, and how long a cancelled check may run on before it is
+   * killed, ../checkChild.ts), or 'in-process' (this process, yielding every 16 ms).
+   */
+  readonly checks?: 'in-process' | { readonly fork?: ForkFn; readonly cancelGraceMs?: number };
   /** The file operations of saving documents (default node:fs/promises; tests pause or fail steps). */
   readonly atomicFs?: AtomicFs;
 }

@@ -1,6 +1,7 @@
 /**
  * Batch checks of the host service (`batch.run`): several files checked one after the other as
- * the command line checks them (../checkService.ts), each with its report when a folder is given;
+ * the command line checks them (../checkService.ts; the check itself where the host's checks
+ * run, the check child), each with its report when a folder is given;
  * a file that cannot be checked is listed as failed and the batch goes on.
  */
 import path from 'node:path';
@@ -63,7 +64,7 @@ export class BatchJobs {
         progress(`checking ${name} (${i + 1} of ${paths.length})`, i, paths.length);
         let entry: BatchFile;
         try {
-          const r = await checkFile(file, { importer: ctx.importer, buildTrees: ctx.buildTrees, signal });
+          const r = await checkFile(file, { importer: ctx.importer, buildTrees: ctx.buildTrees, runner: ctx.checkRunner, signal });
           const code = exitCode(r.report);
           const s = r.report.summary;
           entry = {

@@ -1,22 +1,21 @@
 /**
  * Check jobs of the host service: `check.run` checks a document's current state (or a scope of
  * it) and reports through job events; one check per document at a time (a new one cancels the
- * running one). The check runs in this process and yields to the event loop where it awaits, so
- * a cancel takes effect at the next pair it checks after the cancel request is read. A finished
- * check updates the document's review of its results (src-core/check/status.ts).
+ * running one). The check itself runs where the context's CheckRunner runs it (../checkRunner.ts:
+ * the check child, ../checkChild.ts, in the app and the bridge); this file gathers the parts,
+ * reads CAD sources again for refinement when the check asks (../refiner.ts), and applies the
+ * result: a finished check updates the document's review of its results (src-core/check/status.ts).
  */
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CheckOutcome, CheckScope, HostError, PairResultInfo } from '../../contract/host.js';
-import { runCheck, CheckAbortedError } from '../../../src-core/check/check.js';
-import { refineCheck } from '../../../src-core/check/refine.js';
+import { CheckAbortedError } from '../../../src-core/check/check.js';
 import { diffStatuses } from '../../../src-core/check/status.js';
 import type { CheckProgress, CheckResult, CheckSettings } from '../../../src-core/check/types.js';
 import type { ReportPartInput } from '../../../src-core/report/index.js';
-import { loadManifold } from '../manifoldNode.js';
 import { createHostRefiner, type RefinerSource } from '../refiner.js';
 import type { HostContext } from './context.js';
-import { checkPartsOf, docName, documentInfo, partOf, reportPartsOf, type DocState } from './document.js';
+import { docName, documentInfo, partOf, reportPartsOf, runnerPartsOf, type DocState } from './document.js';
 import type { DocumentStore } from './documentStore.js';
 import { failure, toHostError } from './errors.js';
 import type { Job } from './jobs.js';
@@ -49,10 +48,7 @@ export class CheckJobs {
   private async run(d: DocState, job: Job, scope: CheckScope, refine: boolean): Promise<void> {
     const { ctx } = this;
     const sources = refine ? this.refinableSources(d) : new Map<string, RefinerSource>();
-    const parts = checkPartsOf(d).map((p) => {
-      const part = d.partIndex.get(p.id)!;
-      return sources.has(part.sourceId) ? { ...p, refine: { sourceKey: part.sourceId, bodyIndex: part.bodyIndex } } : p;
-    });
+    const parts = runnerPartsOf(d, new Set(sources.keys()));
     const settings: CheckSettings = { ...d.settings };
     const ignore = d.ignore.map((r) => ({ ...r }));
     const reportParts: ReportPartInput[] = reportPartsOf(d);
@@ -63,21 +59,14 @@ export class CheckJobs {
       await nextTurn();
       if (signal.aborted) throw new CheckAbortedError();
       progress('starting the check', 0, 1);
-      const checkOptions = {
-        manifold: loadManifold,
+      // The refined bodies stay cached with the document, so a re-check after a move is quick.
+      const refiner = sources.size === 0 ? null
+        : (d.refiner ??= createHostRefiner({ importer: ctx.importer, buildTrees: ctx.buildTrees, sources: (key) => this.refinableSources(d).get(key) }));
+      const result = await ctx.checkRunner.runCheck({ docId: d.id, parts, settings, ignore, scope }, {
         signal,
         onProgress: (p: CheckProgress) => progress(stageOf(p), p.done, p.total),
-        now: () => performance.now(),
-        // Keep the host answering (and cancellable) while a long check runs.
-        yieldToHost: nextTurn,
-      };
-      const first = await runCheck({ parts, settings, ignore, scope }, checkOptions);
-      let result = first;
-      if (sources.size > 0 && first.results.some((r) => r.kind === 'undecided')) {
-        // The refined bodies stay cached with the document, so a re-check after a move is quick.
-        d.refiner ??= createHostRefiner({ importer: ctx.importer, buildTrees: ctx.buildTrees, sources: (key) => this.refinableSources(d).get(key) });
-        result = await refineCheck({ parts, settings, ignore, scope }, first, d.refiner, checkOptions);
-      }
+        refiner,
+      });
       if (signal.aborted) throw new CheckAbortedError();
       if (d.closed) throw failure('closed', `${docName(d)} was closed during its check`, d.path);
       const outcome = this.applyOutcome(d, result, scope, job.id, reportParts);

@@ -1,10 +1,12 @@
 /**
  * What the parts of the host service share: the shells' options, the access policy, the recent
- * files, the tree pool, the importer, jobs and events. Made once by HostService (./hostService.ts).
+ * files, the tree pool, where checks run, the importer, jobs and events. Made once by HostService
+ * (./hostService.ts).
  */
 import type { ImportFunction } from '../../../src-core/assembly/resolve.js';
 import type { AccessPolicy, AccessMode } from '../access.js';
 import type { TreeBuilder } from '../bodies.js';
+import type { CheckRunner } from '../checkRunner.js';
 import type { AtomicFs } from '../files.js';
 import type { RecentFiles } from '../recent.js';
 import type { HostDialogs, HostServiceOptions } from './api.js';
@@ -18,6 +20,8 @@ export interface HostContext {
   readonly recent: RecentFiles;
   /** The pool as a check's tree builder. */
   readonly buildTrees: TreeBuilder;
+  /** Where checks and pair queries run: the check child (../checkChild.ts), or this process. */
+  readonly checkRunner: CheckRunner;
   readonly importer: ImportFunction;
   readonly events: Emitter;
   readonly jobs: JobRegistry;

@@ -12,9 +12,10 @@ import {
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
 import type { AssemblyDoc, IgnoreRule as DocIgnoreRule, PartDef, SourceDef } from '../../../src-core/assembly/model.js';
 import { pairKey, RESULT_STATUSES, splitPairKey, type Review, type ReviewEntry, type ResultStatus } from '../../../src-core/check/status.js';
-import type { CheckPart, CheckResult } from '../../../src-core/check/types.js';
+import type { CheckResult } from '../../../src-core/check/types.js';
 import type { ReportPartInput } from '../../../src-core/report/index.js';
 import type { Body } from '../bodies.js';
+import type { RunnerPart } from '../checkRunner.js';
 import type { FileFingerprint } from '../recovery.js';
 import type { HostRefiner } from '../refiner.js';
 import { failure } from './errors.js';
@@ -165,12 +166,15 @@ export function documentInfo(d: DocState): DocumentInfo {
   };
 }
 
-/** The parts of a document as the check sees them: shared meshes and trees, current placements (copied). */
-export function checkPartsOf(doc: { readonly parts: readonly PartState[]; readonly bodies: ReadonlyMap<string, BodyState> }): CheckPart[] {
-  return doc.parts.map((p) => {
-    const b = doc.bodies.get(p.bodyKey) as BodyState;
-    return { id: p.id, name: p.name, mesh: b.mesh, tree: b.tree, transform: Float64Array.from(p.transform), chordErrorMm: b.chordErrorMm, chordSide: b.chordSide, faceRanges: b.faceRanges, surfaces: b.surfaces };
-  });
+/**
+ * The parts of a document as a check sees them (../checkRunner.ts): their bodies, shared, current
+ * placements (copied), and for those in `refinable` sources which CAD body they place.
+ */
+export function runnerPartsOf(d: DocState, refinable: ReadonlySet<string> = new Set()): RunnerPart[] {
+  return d.parts.map((p) => ({
+    id: p.id, name: p.name, body: bodyOf(d, p), transform: Float64Array.from(p.transform),
+    refine: refinable.has(p.sourceId) ? { sourceKey: p.sourceId, bodyIndex: p.bodyIndex } : null,
+  }));
 }
 
 /** The parts of a document as its report lists them. */

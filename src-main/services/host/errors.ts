@@ -10,6 +10,7 @@ import { CheckLimitError } from '../../../src-core/check/check.js';
 import { ImportError } from '../../../src-core/io/types.js';
 import { ReportError } from '../../../src-core/report/index.js';
 import { PartError } from '../bodies.js';
+import { CheckChildError } from '../checkChild.js';
 import { FileError } from '../files.js';
 import { TreeBuildError } from '../treePool.js';
 
@@ -50,6 +51,16 @@ export function toHostError(e: unknown, filePath?: string | null): HostError {
     }
     if (e.code === 'disposed') return { code: 'disposed', message: naming(filePath, 'the host is shutting down'), path: filePath ?? null };
     return { code: 'tree-build-failed', message: naming(filePath, e.message), path: filePath ?? null };
+  }
+  if (e instanceof CheckChildError) {
+    if (e.code === 'crashed' || e.code === 'start-failed') {
+      return {
+        code: 'compute-crashed',
+        message: naming(filePath, `${e.message}. Nothing was changed; the next check starts a fresh check process.`),
+        path: filePath ?? null,
+      };
+    }
+    if (e.code === 'disposed') return { code: 'disposed', message: naming(filePath, 'the host is shutting down'), path: filePath ?? null };
   }
   if (e instanceof CheckLimitError) return { code: 'too-many-pairs', message: naming(filePath, e.message), path: filePath ?? null };
   if (e instanceof ReportError) return { code: 'report-failed', message: naming(filePath, `the report cannot be made: ${e.message}`), path: filePath ?? null };

@@ -23,6 +23,9 @@
  * - Trees are built at open and import through one TreePool; a crashed tree-building child is
  *   reported as a `host.error` event, and a job that fails because of it leaves the documents as
  *   they were.
+ * - Checks, pair queries and volumes run in the check child (../checkChild.ts), which keeps the
+ *   open documents' bodies; this process only prepares them and applies the results. A crashed
+ *   check child fails the job it had (`compute-crashed`); the next request starts a fresh one.
  * - File access follows the AccessPolicy (../access.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -32,6 +35,8 @@ import { HostRequestError, type AppInfo, type EventChannel, type EventOf, type H
 import { AccessPolicy } from '../access.js';
 import { APP_NAME, APP_VERSION } from '../appInfo.js';
 import { createImporter } from '../importers.js';
+import { ChildCheckRunner } from '../checkChild.js';
+import { InProcessCheckRunner, type CheckRunner } from '../checkRunner.js';
 import { RecentFiles } from '../recent.js';
 import { TreeCache } from '../treeCache.js';
 import { poolTreeBuilder } from '../treeBuilder.js';
@@ -52,6 +57,7 @@ export type { HostServiceTuning } from './api.js';
 export class HostService implements HostServiceApi {
   private readonly ctx: HostContext;
   private readonly pool: TreePool;
+  private readonly checkRunner: CheckRunner;
   private readonly autosave: Autosave;
   private readonly store: DocumentStore;
   private readonly handlers: Handlers;
@@ -74,8 +80,17 @@ export class HostService implements HostServiceApi {
       log: (m) => this.onPoolLog(m),
       ...(tuning.treeCache === false ? {} : { cache: new TreeCache({ dir: path.join(options.userDataDir, 'tree-cache'), log }) }),
     });
+    const checks = tuning.checks;
+    const checkFork = checks === 'in-process' ? undefined : checks?.fork ?? options.fork;
+    this.checkRunner = checks === 'in-process'
+      ? new InProcessCheckRunner({ yieldToHost: true })
+      : new ChildCheckRunner({
+        ...(checkFork ? { fork: checkFork } : {}),
+        ...(checks?.cancelGraceMs !== undefined ? { cancelGraceMs: checks.cancelGraceMs } : {}),
+        log: (m) => log(`checks: ${m}`),
+      });
     this.ctx = {
-      options, log, policy, recent, buildTrees: poolTreeBuilder(this.pool), importer: createImporter(), events,
+      options, log, policy, recent, buildTrees: poolTreeBuilder(this.pool), checkRunner: this.checkRunner, importer: createImporter(), events,
       jobs: new JobRegistry(events, tuning.progressIntervalMs ?? 100),
       session: randomBytes(6).toString('hex'),
       atomicFs: tuning.atomicFs,
@@ -92,6 +107,7 @@ export class HostService implements HostServiceApi {
       appInfo: () => this.appInfo(),
       onClosed: (docId) => {
         if (this.startupDocId === docId) this.startupDocId = null;
+        this.checkRunner.forget(docId);
       },
     });
     this.recentLoaded = recent.load().then(() => undefined);
@@ -142,7 +158,7 @@ export class HostService implements HostServiceApi {
       this.disposed = true;
       await this.ctx.jobs.cancelAll();
       await this.startup.catch(() => undefined);
-      await this.pool.dispose();
+      await Promise.all([this.pool.dispose(), this.checkRunner.dispose()]);
       const docs = this.store.all();
       await Promise.allSettled(docs.map((d) => (d.dirty ? this.autosave.write(d) : d.autosave.chain)));
       for (const d of docs) {
@@ -168,6 +184,11 @@ export class HostService implements HostServiceApi {
   /** What each tree-building child process is doing (diagnostics and tests). */
   treePoolStatus(): TreePoolChildStatus[] {
     return this.pool.status();
+  }
+
+  /** Where checks run, and the check child's process id while there is one (diagnostics and tests). */
+  checkRunnerStatus(): { kind: CheckRunner['kind']; pid: number | undefined } {
+    return { kind: this.checkRunner.kind, pid: this.checkRunner instanceof ChildCheckRunner ? this.checkRunner.pid : undefined };
   }
 
   /** The recovery folder (`<userDataDir>/recovery`). */

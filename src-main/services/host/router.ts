@@ -77,11 +77,11 @@ export function createHandlers({ ctx, store, autosave, checks, batch, appInfo, o
 
     'check.run': async ({ docId, scope, refine }) => ({ jobId: checks.start(store.get(docId), scope, refine) }),
 
-    'check.pair': async (req) => checkPair(store.get(req.docId), req),
+    'check.pair': async (req) => checkPair(ctx, store.get(req.docId), req),
 
-    'check.trace': async (req) => tracePair(store.get(req.docId), req),
+    'check.trace': async (req) => tracePair(ctx, store.get(req.docId), req),
 
-    'check.overlap': async (req) => overlapPair(store.get(req.docId), req),
+    'check.overlap': async (req) => overlapPair(ctx, store.get(req.docId), req),
 
     'job.cancel': async ({ jobId }) => ({ cancelled: ctx.jobs.cancel(jobId) }),
 

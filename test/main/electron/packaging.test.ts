@@ -99,8 +99,8 @@ afterAll(async () => {
 const asarFile = (name: string): Buffer => extractFile(path.join(resources, 'app.asar'), name);
 
 describe('the packaged app (linux dir, stand-in Electron)', () => {
-  it('holds the main, preload, tree worker and renderer bundles', () => {
-    for (const f of ['/package.json', '/dist/node/main/main.cjs', '/dist/node/main/preload.cjs', '/dist/node/compute/treeWorker.cjs', '/dist/renderer/index.html']) {
+  it('holds the main, preload, tree worker, check worker and renderer bundles', () => {
+    for (const f of ['/package.json', '/dist/node/main/main.cjs', '/dist/node/main/preload.cjs', '/dist/node/compute/treeWorker.cjs', '/dist/node/compute/checkWorker.cjs', '/dist/renderer/index.html']) {
       expect(entries, f).toContain(f);
     }
   });
@@ -108,8 +108,9 @@ describe('the packaged app (linux dir, stand-in Electron)', () => {
   it("starts at package.json's main, which finds the tree worker where the pool looks for it", () => {
     const pkg = JSON.parse(asarFile('package.json').toString('utf8')) as { main: string };
     expect(pkg.main).toBe('dist/node/main/main.cjs');
-    // services/treePool.ts: findTreeWorker looks at ../compute/treeWorker.cjs from the bundle.
+    // services/treePool.ts: findComputeEntry looks at ../compute/<name>.cjs from the bundle.
     expect(entries).toContain(path.posix.resolve('/', path.posix.dirname(pkg.main), '../compute/treeWorker.cjs'));
+    expect(entries).toContain(path.posix.resolve('/', path.posix.dirname(pkg.main), '../compute/checkWorker.cjs'));
   });
 
   it("keeps occt-import-js's wasm (and manifold's) outside the archive", async () => {

@@ -22,6 +22,15 @@ export const FANUC = path.join(ASSEMBLIES, 'fanuc-zero.assembly.json');
 export const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 export const STL = path.join(TEST_DATA, 'stl-models/polytopes');
 
+/**
+ * The two places a host runs checks (src-main/services/checkRunner.ts): its check child (the
+ * default, as in the app and the bridge) and its own process; check tests run against both.
+ */
+export const CHECK_RUNNERS: [string, HostServiceTuning][] = [
+  ['in a child process', {}],
+  ['in-process', { checks: 'in-process' }],
+];
+
 export function tempDir(label: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `interfere-${label}-`));
 }

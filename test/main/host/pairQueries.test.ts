@@ -2,14 +2,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import path from 'node:path';
 import type { CheckOutcome, DocumentInfo } from '../../../src-main/contract/host.js';
-import { createTestHost, GEAR, IDENTITY, MOVED, runCheck, SAMPLE, TEST_DATA, tempDir, translation, type TestHost } from './helpers.js';
+import { CHECK_RUNNERS, createTestHost, GEAR, IDENTITY, MOVED, runCheck, SAMPLE, TEST_DATA, tempDir, translation, type TestHost } from './helpers.js';
 
-describe('host service: pair queries', () => {
+describe.each(CHECK_RUNNERS)('host service: pair queries (checks %s)', (_runner, tuning) => {
   let h: TestHost;
   let work: string;
   beforeAll(() => {
     work = tempDir('host-work');
-    h = createTestHost({ allowedFolders: [TEST_DATA, path.dirname(SAMPLE), work] });
+    h = createTestHost({ allowedFolders: [TEST_DATA, path.dirname(SAMPLE), work] }, tuning);
   });
   afterAll(async () => {
     await h.service.dispose();
@@ -48,14 +48,14 @@ describe('host service: pair queries', () => {
         expect(Array.from(again.trianglePairs)).toEqual(Array.from(first.trianglePairs));
       }
       const perCall = (performance.now() - t0) / 100;
-      console.log(`check.pair: ${perCall.toFixed(2)} ms per call (bolt-5 / l-bracket-9, contact)`);
+      console.log(`check.pair (checks ${_runner}): ${perCall.toFixed(2)} ms per call (bolt-5 / l-bracket-9, contact)`);
     });
   });
 });
 
-describe('host service: pair analysis', () => {
+describe.each(CHECK_RUNNERS)('host service: pair analysis (checks %s)', (_runner, tuning) => {
   it('traces a pair and outlines its overlap solid', async () => {
-    const h = createTestHost({ allowedFolders: [TEST_DATA] });
+    const h = createTestHost({ allowedFolders: [TEST_DATA] }, tuning);
     try {
       const doc = (await h.call('doc.open', { path: GEAR })) as DocumentInfo;
       // block cuts 1 mm into the gear's teeth (19.74 mm³ per the ground truth).
