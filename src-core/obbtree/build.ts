@@ -5,10 +5,12 @@
  *
  * The split plane is orthogonal to the box axis of largest variance (the first eigenvector of the
  * group's covariance), then the others if one side would be empty, then the group is halved. The
- * paper names the box's longest axis; for nearly every group the two coincide, and choosing the
- * axis before the box is measured lets one pass over the group's triangles both measure the box
- * and partition the group (and collect each child's moment sums for its own fit) — the build's
- * cost is dominated by these passes, one per tree level.
+ * paper names the box's longest axis; for nearly every group the two coincide (splitting the
+ * longest extent instead measured 1–4 % more box tests on the benchmark meshes). Each triangle's
+ * moments (area, first and second moments, vertex sum: 13 numbers) are computed once per build,
+ * so a group's covariance is a sum; per level, one loop measures the box and keeps each
+ * triangle's projection on the split axis, one partitions in place, one sums the smaller child
+ * (the larger is the parent minus it) — the build's cost is dominated by these loops.
  *
  * Build-time code works on a slot-ordered copy of the triangles so every pass reads memory
  * sequentially; everything it produces is flat typed arrays (./layout.ts). Boxes are inflated by a
