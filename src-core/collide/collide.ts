@@ -270,14 +270,20 @@ function obbDisjoint(AB: Float64Array, C: Float64Array, i: number, j: number, et
 export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mode: CollideMode): CollideResult {
   beginQuery(a, b, transform, mode);
   try {
-    traverseObb(a, b);
+    Q.boxTests += traverseObb(a, b);
   } finally {
     busy = false;
   }
   return endQuery();
 }
 
-function traverseObb(a: ObbTree | HybridTree, b: ObbTree | HybridTree): void {
+/**
+ * The traversal returns its box-test count instead of adding it to Q after the loop: V8 compiles
+ * this loop while the first long query runs (on-stack replacement), before any query has reached
+ * the code after the loop, and a property access there without type feedback would deoptimise the
+ * compiled loop at its exit in every later query that enters it (the same holds for the others).
+ */
+function traverseObb(a: ObbTree | HybridTree, b: ObbTree | HybridTree): number {
   const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes, C = nodeCache;
   const eta = Q.eta;
   let boxTests = 0;
@@ -305,7 +311,7 @@ function traverseObb(a: ObbTree | HybridTree, b: ObbTree | HybridTree): void {
       stack[sp++] = i + 1; stack[sp++] = j;
     }
   }
-  Q.boxTests += boxTests;
+  return boxTests;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -316,14 +322,14 @@ function traverseObb(a: ObbTree | HybridTree, b: ObbTree | HybridTree): void {
 export function collideAabb(a: AabbTree, b: AabbTree, transform: RigidTransform, mode: CollideMode): CollideResult {
   beginQuery(a, b, transform, mode);
   try {
-    traverseAabb(a, b);
+    Q.boxTests += traverseAabb(a, b);
   } finally {
     busy = false;
   }
   return endQuery();
 }
 
-function traverseAabb(a: AabbTree, b: AabbTree): void {
+function traverseAabb(a: AabbTree, b: AabbTree): number {
   const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
   const eta = Q.eta;
   const R00 = M[0], R01 = M[1], R02 = M[2], R10 = M[4], R11 = M[5], R12 = M[6], R20 = M[8], R21 = M[9], R22 = M[10];
@@ -386,7 +392,7 @@ function traverseAabb(a: AabbTree, b: AabbTree): void {
       stack[sp++] = i + 1; stack[sp++] = j;
     }
   }
-  Q.boxTests += boxTests;
+  return boxTests;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -397,7 +403,7 @@ function traverseAabb(a: AabbTree, b: AabbTree): void {
 export function collideHybrid(a: HybridTree, b: HybridTree, transform: RigidTransform, mode: CollideMode): CollideResult {
   beginQuery(a, b, transform, mode);
   try {
-    traverseHybrid(a, b);
+    Q.boxTests += traverseHybrid(a, b);
   } finally {
     busy = false;
   }
@@ -424,7 +430,7 @@ function pointBoxDistance2(
   return d2;
 }
 
-function traverseHybrid(a: HybridTree, b: HybridTree): void {
+function traverseHybrid(a: HybridTree, b: HybridTree): number {
   const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
   const SA = a.spheres, SB = b.spheres, sphA = a.sphereOf, sphB = b.sphereOf;
   const eta = Q.eta;
@@ -497,7 +503,7 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
       stack[sp++] = i + 1; stack[sp++] = j;
     }
   }
-  Q.boxTests += boxTests;
+  return boxTests;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -511,9 +517,9 @@ function traverseHybrid(a: HybridTree, b: HybridTree): void {
 export function collidePlaced(a: BvTree, placementA: Rigid, b: BvTree, placementB: Rigid, mode: CollideMode): CollideResult {
   beginQuery(a, b, null, mode, placementA, placementB);
   try {
-    if (a.kind === 'obb' && b.kind === 'obb') traverseObb(a, b);
-    else if (a.kind === 'aabb' && b.kind === 'aabb') traverseAabb(a, b);
-    else if (a.kind === 'hybrid' && b.kind === 'hybrid') traverseHybrid(a, b);
+    if (a.kind === 'obb' && b.kind === 'obb') Q.boxTests += traverseObb(a, b);
+    else if (a.kind === 'aabb' && b.kind === 'aabb') Q.boxTests += traverseAabb(a, b);
+    else if (a.kind === 'hybrid' && b.kind === 'hybrid') Q.boxTests += traverseHybrid(a, b);
   } finally {
     busy = false;
   }
