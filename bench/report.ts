@@ -361,6 +361,43 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
         .map((p) => `${p} ${ratio(published[p])}`);
       out.push(`  ${sources.peersSource}'s own geomean over all its timed scenarios, query ratio to fcl/obbrss: ${parts.join(' · ')}`);
     }
+    if (anyFcl) out.push('', renderFclMatrix(records, scenarios.filter((s) => timedNames.includes(s.name)), strategyOrder));
   }
   return out.join('\n');
+}
+
+/**
+ * The closing summary when FCL OBBRSS ran: per timed scenario, every strategy's query ms and its
+ * ratio to fcl/obbrss's in the same run; then the geomeans of the query and build ratios.
+ */
+export function renderFclMatrix(records: readonly BenchRecord[], scenarios: readonly ScenarioSummary[], order: readonly string[]): string {
+  const q = new Map<string, number[]>();
+  const b = new Map<string, number[]>();
+  const add = (m: Map<string, number[]>, k: string, v: number): void => {
+    if (!Number.isFinite(v) || v <= 0) return;
+    m.set(k, [...(m.get(k) ?? []), v]);
+  };
+  const rows: string[][] = [];
+  for (const s of scenarios) {
+    const rs = records.filter((r) => r.scenario === s.name);
+    const fcl = rs.find((r) => nameOf(r) === FCL_REF);
+    const sampled = s.poseIndices.length !== s.poses ? ` (${s.poseIndices.length}/${s.poses})` : '';
+    rows.push([
+      `${s.name}${sampled}`,
+      ...order.map((name) => {
+        const r = rs.find((x) => nameOf(x) === name);
+        if (!r) return '–';
+        const qr = fcl ? r.query_ms / fcl.query_ms : Number.NaN;
+        add(q, name, qr);
+        add(b, name, fcl ? r.build_ms / fcl.build_ms : Number.NaN);
+        return `${ms(r.query_ms)} (${ratio(qr)})${r.exact_contacts_ok === false ? ' ✗' : ''}`;
+      }),
+    ]);
+  }
+  rows.push(['geomean query ×fcl/obbrss', ...order.map((name) => ratio(geomean(q.get(name) ?? [])))]);
+  rows.push(['geomean build ×fcl/obbrss', ...order.map((name) => ratio(geomean(b.get(name) ?? [])))]);
+  return [
+    `== query ms (ratio to ${FCL_REF} in this run), per timed scenario; ✗: counts differ from the reference ==`,
+    renderTable(['scenario', ...order], rows),
+  ].join('\n');
 }
