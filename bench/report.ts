@@ -30,6 +30,8 @@ export interface BenchRecord {
   tri_tests: number | null;
   /** Agreement with the exact reference counts (sampled poses only under --pose-stride); null if there are none. */
   exact_contacts_ok: boolean | null;
+  /** Native runners: false when the reps (or the counting pass) disagreed on a pose's count. */
+  reps_consistent?: boolean;
 }
 
 /** What the table needs to know about a scenario beyond the records. */
@@ -104,6 +106,10 @@ export function round(value: number, digits: number): number {
 // ---------------------------------------------------------------------------------------------
 
 const TMB = 'three-mesh-bvh';
+/** The runner every query time is related to when it was run: FCL with OBBRSS trees, measured in the same run. */
+export const FCL_REF = 'fcl/obbrss';
+/** Peers whose 'all' test is tolerance-based (floating point with a margin) rather than exact. */
+const TOLERANT = [TMB, 'fcl'];
 /** peers.json entries quoted beside our figures, in this order. */
 const QUOTED_PEERS = ['RAPID-2.01', 'PQP-1.3', 'fcl/obb', 'fcl/obbrss'];
 const RAPID = 'RAPID-2.01';
@@ -171,9 +177,10 @@ export function mismatches(r: BenchRecord, s: ScenarioSummary, exact: ExactCount
 /**
  * The human report: a table per scenario, a line saying whether every strategy's counts equal the
  * exact reference, the peers' figures beside it, and geomeans over the timed scenarios. Ratios
- * are to the fastest three-mesh-bvh variant (by query time) of the same scenario in this run; the
- * peers' figures are compared through the same three-mesh-bvh variant as measured with them, so
- * that the two runs meet on common ground.
+ * are to FCL OBBRSS (when it was run) and to the fastest three-mesh-bvh variant (by query time) of
+ * the same scenario in this run; the peers' figures are compared through the same three-mesh-bvh
+ * variant as measured with them, and RAPID's query time is estimated through FCL OBBRSS when it was
+ * run here (else through that three-mesh-bvh variant), so that the two runs meet on common ground.
  */
 export function renderReport(records: readonly BenchRecord[], scenarios: readonly ScenarioSummary[], sources: BenchSources): string {
   const out: string[] = [];
@@ -190,6 +197,12 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
   const bRatios = new Map<string, number[]>();
   const rapidEstimates = new Map<string, number[]>();
   const peerRatios = new Map<string, number[]>();
+  const qFclRatios = new Map<string, number[]>();
+  const bFclRatios = new Map<string, number[]>();
+  /** Timed scenarios each strategy was run on. */
+  const counted = new Map<string, number>();
+  let anyFcl = false;
+  const rapidBridges = new Set<string>();
   const timedNames: string[] = [];
   const push = (m: Map<string, number[]>, key: string, v: number): void => {
     if (!Number.isFinite(v) || v <= 0) return;
@@ -216,8 +229,11 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
         `${s.timing ? '' : ' · semantics probe: counts only'}) ==`,
     );
     const ref = s.timing ? tmbReference(rs) : undefined;
+    const fcl = s.timing ? rs.find((r) => nameOf(r) === FCL_REF) : undefined;
+    if (fcl) anyFcl = true;
     const header = s.timing
-      ? ['strategy', 'build ms', 'query ms', 'contacts', 'box tests', 'tri tests', 'B/tri', 'query ×tmb', 'build ×tmb']
+      ? ['strategy', 'build ms', 'query ms', 'contacts', 'box tests', 'tri tests', 'B/tri',
+        ...(fcl ? ['query ×fcl', 'build ×fcl'] : []), 'query ×tmb', 'build ×tmb']
       : ['strategy', 'contacts', 'box tests', 'tri tests', 'B/tri'];
     const rows: string[][] = [];
     const notes: string[] = [];
@@ -230,9 +246,14 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
       if (s.timing) {
         const q = ref ? r.query_ms / ref.query_ms : Number.NaN;
         const b = ref ? r.build_ms / ref.build_ms : Number.NaN;
-        rows.push([name, ms(r.build_ms), ms(r.query_ms), contacts, ...common, ratio(q), ratio(b)]);
+        const qf = fcl ? r.query_ms / fcl.query_ms : Number.NaN;
+        const bf = fcl ? r.build_ms / fcl.build_ms : Number.NaN;
+        rows.push([name, ms(r.build_ms), ms(r.query_ms), contacts, ...common, ...(fcl ? [ratio(qf), ratio(bf)] : []), ratio(q), ratio(b)]);
         push(qRatios, name, q);
         push(bRatios, name, b);
+        push(qFclRatios, name, qf);
+        push(bFclRatios, name, bf);
+        counted.set(name, (counted.get(name) ?? 0) + 1);
       } else {
         rows.push([name, contacts, ...common]);
       }
@@ -240,7 +261,7 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
         const bad = mismatches(r, s, exact);
         const detail = `${bad.slice(0, 6).join('; ')}${bad.length > 6 ? `; … ${bad.length} poses` : ''}`;
         if (r.impl === ENGINE_IMPL) notes.push(`  FAIL: ${name} counts differ from ${sources.exactSource}: ${detail}`);
-        else if (r.impl === TMB && !s.timing) notes.push(`  ${name} differs (a tolerance-based test; expected on this probe): ${detail}`);
+        else if (TOLERANT.includes(r.impl) && !s.timing) notes.push(`  ${name} differs (a tolerance-based test; expected on this probe): ${detail}`);
         else notes.push(`  MISMATCH: ${name} counts differ from ${sources.exactSource}: ${detail}`);
       }
     }
@@ -273,16 +294,21 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
         );
         out.push(`    ${parts.join(' · ')}`);
       }
+      // RAPID's query time estimated through a runner measured both there and here: FCL OBBRSS
+      // when it ran (native against native), else the fastest three-mesh-bvh variant.
       const rapid = peer.peers[RAPID];
-      if (ref && refThere && rapid) {
-        const rapidRatio = rapid.query_ms / refThere.query_ms;
+      const fclThere = peer.peers[FCL_REF];
+      const bridge = fcl && fclThere ? { here: fcl, there: fclThere, name: FCL_REF } : ref && refThere && refName ? { here: ref, there: refThere, name: refName } : null;
+      if (bridge && rapid) {
+        rapidBridges.add(bridge.name === FCL_REF ? FCL_REF : TMB);
+        const rapidRatio = rapid.query_ms / bridge.there.query_ms;
         for (const r of rs) {
           if (r.impl !== ENGINE_IMPL) continue;
-          const here = r.query_ms / ref.query_ms;
+          const here = r.query_ms / bridge.here.query_ms;
           const est = here / rapidRatio;
           push(rapidEstimates, nameOf(r), est);
           out.push(
-            `    ${nameOf(r)}: ${ratio(here)} ${refName} here vs ${RAPID} ${ratio(rapidRatio)} ${refName} there ` +
+            `    ${nameOf(r)}: ${ratio(here)} ${bridge.name} here vs ${RAPID} ${ratio(rapidRatio)} ${bridge.name} there ` +
               `→ about ${ratio(est)} ${RAPID}'s query time`,
           );
         }
@@ -293,19 +319,32 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
   if (timedNames.length > 0) {
     out.push('');
     out.push(`== geomean over ${timedNames.length} timed scenario(s): ${timedNames.join(', ')} ==`);
-    out.push('   ratios to the fastest three-mesh-bvh variant of each scenario in this run; n = scenarios counted');
+    out.push(
+      `   ratios to ${anyFcl ? `${FCL_REF} (×fcl) and to ` : ''}the fastest three-mesh-bvh variant (×tmb) of each scenario in this run` +
+        `${rapidBridges.size > 0 ? `; ${RAPID} estimated through ${[...rapidBridges].join(' or ')} measured both here and in ${sources.peersSource}` : ''}` +
+        '; n = timed scenarios run',
+    );
     const rows: string[][] = [];
     for (const name of strategyOrder) {
       const q = qRatios.get(name) ?? [];
       const b = bRatios.get(name) ?? [];
+      const qf = qFclRatios.get(name) ?? [];
+      const bf = bFclRatios.get(name) ?? [];
       const est = rapidEstimates.get(name) ?? [];
-      if (q.length === 0 && b.length === 0) continue;
-      rows.push([name, ratio(geomean(q)), ratio(geomean(b)), est.length ? ratio(geomean(est)) : '–', String(q.length)]);
+      const n = counted.get(name) ?? 0;
+      if (n === 0) continue;
+      const g = (list: number[]): string => (list.length ? ratio(geomean(list)) : '–');
+      rows.push([name, ...(anyFcl ? [g(qf), g(bf)] : []), g(q), g(b), g(est), String(n)]);
     }
-    if (rows.length > 0) {
-      out.push(renderTable(['strategy', 'query ×tmb', 'build ×tmb', `query × ${RAPID} (est.)`, 'n'], rows));
+    if (rows.length > 0 && (anyFcl || qRatios.size > 0)) {
+      out.push(
+        renderTable(
+          ['strategy', ...(anyFcl ? [`query ×${FCL_REF}`, `build ×${FCL_REF}`] : []), 'query ×tmb', 'build ×tmb', `query × ${RAPID} (est.)`, 'n'],
+          rows,
+        ),
+      );
     } else {
-      out.push('   (no three-mesh-bvh variant was run, so there is nothing to take ratios to)');
+      out.push(`   (neither ${FCL_REF} nor a three-mesh-bvh variant was run, so there is nothing to take ratios to)`);
     }
     const peerParts = QUOTED_PEERS.filter((p) => peerRatios.has(p)).map((p) => {
       const list = peerRatios.get(p) ?? [];
@@ -322,6 +361,43 @@ export function renderReport(records: readonly BenchRecord[], scenarios: readonl
         .map((p) => `${p} ${ratio(published[p])}`);
       out.push(`  ${sources.peersSource}'s own geomean over all its timed scenarios, query ratio to fcl/obbrss: ${parts.join(' · ')}`);
     }
+    if (anyFcl) out.push('', renderFclMatrix(records, scenarios.filter((s) => timedNames.includes(s.name)), strategyOrder));
   }
   return out.join('\n');
+}
+
+/**
+ * The closing summary when FCL OBBRSS ran: per timed scenario, every strategy's query ms and its
+ * ratio to fcl/obbrss's in the same run; then the geomeans of the query and build ratios.
+ */
+export function renderFclMatrix(records: readonly BenchRecord[], scenarios: readonly ScenarioSummary[], order: readonly string[]): string {
+  const q = new Map<string, number[]>();
+  const b = new Map<string, number[]>();
+  const add = (m: Map<string, number[]>, k: string, v: number): void => {
+    if (!Number.isFinite(v) || v <= 0) return;
+    m.set(k, [...(m.get(k) ?? []), v]);
+  };
+  const rows: string[][] = [];
+  for (const s of scenarios) {
+    const rs = records.filter((r) => r.scenario === s.name);
+    const fcl = rs.find((r) => nameOf(r) === FCL_REF);
+    const sampled = s.poseIndices.length !== s.poses ? ` (${s.poseIndices.length}/${s.poses})` : '';
+    rows.push([
+      `${s.name}${sampled}`,
+      ...order.map((name) => {
+        const r = rs.find((x) => nameOf(x) === name);
+        if (!r) return '–';
+        const qr = fcl ? r.query_ms / fcl.query_ms : Number.NaN;
+        add(q, name, qr);
+        add(b, name, fcl ? r.build_ms / fcl.build_ms : Number.NaN);
+        return `${ms(r.query_ms)} (${ratio(qr)})${r.exact_contacts_ok === false ? ' ✗' : ''}`;
+      }),
+    ]);
+  }
+  rows.push(['geomean query ×fcl/obbrss', ...order.map((name) => ratio(geomean(q.get(name) ?? [])))]);
+  rows.push(['geomean build ×fcl/obbrss', ...order.map((name) => ratio(geomean(b.get(name) ?? [])))]);
+  return [
+    `== query ms (ratio to ${FCL_REF} in this run), per timed scenario; ✗: counts differ from the reference ==`,
+    renderTable(['scenario', ...order], rows),
+  ].join('\n');
 }

@@ -3,7 +3,8 @@
 // with --scenarios) following the runner protocol of bench/README.md, prints one JSON line per
 // scenario × strategy, then a human-readable table.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -14,17 +15,24 @@ import { BenchInputError, cloneMesh, loadPeers, loadPeersFile, loadScenarios, me
 import type { ExactCounts, PeerScenario, Scenario, ScenarioFile } from './scenarios';
 import { BENCH_DATA_DIR, ensureBenchData } from './generate';
 import { fileSha256, loadReference, referenceMismatch, REFERENCE_FILE } from './reference';
-import { ENGINE_IMPL, optInStrategies, strategies, strategyName } from './strategies';
+import { ENGINE_IMPL, isNative, nativeStrategies, optInStrategies, strategies, strategyName } from './strategies';
 import { PIPELINE_CASES, renderPipeline, runPipelineCase, type PipelineRecord } from './pipeline';
 import { DEFAULT_LOAD, renderLoad, runLoad } from './load';
-import type { PreparedMesh, StrategyRun } from './strategies';
+import type { AnyStrategy, PreparedMesh, StrategyRun } from './strategies';
+import { fclArgs, fclDumpArgs, prepareFclRunner, runRecordProcess } from './fcl';
+import type { FclRunner, NativeStrategy, ProcessOutcome } from './fcl';
 
 const HELP = `Usage: npm run bench -- [options]      (or: npx tsx bench/run.ts [options])
 
 Runs every selected strategy on every selected scenario of the mesh-vs-mesh benchmark (scenarios,
-runner protocol and data: bench/README.md). For each scenario × strategy it prints one JSON object on
-its own line to stdout; after all of them, unless --json-only, a human-readable table follows on
-stdout. Progress notes go to stderr.
+runner protocol and data: bench/README.md), each (strategy, scenario) in a fresh process of its own
+unless --no-fresh. For each scenario × strategy it prints one JSON object on its own line to stdout;
+after all of them, unless --json-only, a human-readable table follows on stdout. Progress notes go
+to stderr.
+
+The strategies are the engine's, three-mesh-bvh's and FCL's (fcl/obbrss, fcl/obb: the native runner
+bench/native/fcl_runner.cpp, built on first use by bench/native/build.mjs, as \`npm run bench:native\`
+does, when FCL is installed — Debian: libfcl-dev; without it the FCL rows are skipped with a note).
 
 By default the scenarios are the generated set in bench-data/ (written by bench/generate.ts, as
 \`npm run bench:data\` does, on first use): their counts are checked against the exact reference
@@ -40,9 +48,13 @@ Options:
   --strategy NAME      run only this strategy (repeatable; default: all registered). Names:
                        the engine's variants (e.g. obb, aabb, hybrid; 'interfere' selects them
                        all) and peers as impl/variant (three-mesh-bvh/default, three-mesh-bvh/sah,
-                       three-mesh-bvh/leaf1; 'three-mesh-bvh' selects all its variants)
-  --reps N             in-process repetitions: rebuild both trees and rerun every pose; medians
-                       are reported (default: 3)
+                       three-mesh-bvh/leaf1, fcl/obbrss, fcl/obb; 'three-mesh-bvh' and 'fcl'
+                       select all their variants)
+  --reps N             repetitions within each process: rebuild both trees and rerun every pose;
+                       medians are reported (default: 3)
+  --no-fresh           run the in-process strategies one after another in this process instead
+                       of one fresh process per (strategy, scenario) (--fresh, the default).
+                       FCL always runs in a process of its own
   --warmup N           untimed rounds before the reps, each a build of both trees and up to 8
                        evenly spaced poses, so that every strategy is timed after the JIT has
                        compiled it (default: 1; 0 times cold code)
@@ -76,14 +88,14 @@ Options:
 JSON fields: impl, variant, version, scenario, query, triangles [nA, nB], poses (number run), reps,
 build_ms, query_ms (medians over reps; build = both trees from in-memory triangles, query = all
 poses), build_ms_all, query_ms_all, contacts, per_pose, per_pose_hash (FNV-1a 32-bit of the
-per-pose counts joined by ','), per_pose_ms (fastest rep), peak_rss_mb (peak RSS of this process so
-far: all strategies share one process), model_bytes, model_bytes_per_tri, model_bytes_note, and
+per-pose counts joined by ','), per_pose_ms (fastest rep), peak_rss_mb (peak RSS of the process that
+ran it: its own with --fresh, else this one so far, shared by all strategies), model_bytes, model_bytes_per_tri, model_bytes_note, and
 also box_tests and tri_tests (one run over all poses; null when not counted) and exact_contacts_ok
 (vs the exact counts of bench/reference.json, or of --scenarios' peers.json; null without them).
 
 Table: per scenario, build and query ms, contacts (✓/✗ against the exact count), box and triangle
-tests, model bytes per triangle, and query/build time ratios to the fastest three-mesh-bvh variant
-run on that scenario; then a line saying whether every strategy's counts equal the reference (a
+tests, model bytes per triangle, and query/build time ratios to fcl/obbrss (when it ran) and to the
+fastest three-mesh-bvh variant run on that scenario, all measured in this run; then a line saying whether every strategy's counts equal the reference (a
 line starting FAIL when an engine strategy's do not, or when the reference does not apply to the
 data: changed meshes or poses); then the peers' RAPID, PQP and FCL figures (measured elsewhere, see
 above) beside them, related through the same three-mesh-bvh variant; geomeans over the timed
@@ -115,6 +127,7 @@ interface Options {
   loadBatch: number;
   loadDir: string | null;
   poseStride: number;
+  fresh: boolean;
   dumpPairs: string | null;
   pose: number | null;
   jsonOnly: boolean;
@@ -150,6 +163,8 @@ function parseOptions(argv: string[]): Options {
         'load-batch': { type: 'string' },
         'load-dir': { type: 'string' },
         'pose-stride': { type: 'string' },
+        fresh: { type: 'boolean' },
+        'no-fresh': { type: 'boolean' },
         'dump-pairs': { type: 'string' },
         pose: { type: 'string' },
         'json-only': { type: 'boolean' },
@@ -163,6 +178,7 @@ function parseOptions(argv: string[]): Options {
   const pose = positiveInt('--pose', values.pose, 0) ?? null;
   if ((dumpPairs === null) !== (pose === null)) throw new UsageError('--dump-pairs FILE and --pose K go together');
   const load = values.load ?? false;
+  if (values.fresh && values['no-fresh']) throw new UsageError('--fresh and --no-fresh exclude each other');
   for (const flag of ['load-parts', 'load-triangles', 'load-batch', 'load-dir'] as const) {
     if (values[flag] !== undefined && !load) throw new UsageError(`--${flag} goes with --load`);
   }
@@ -181,6 +197,7 @@ function parseOptions(argv: string[]): Options {
     loadBatch: Math.min(loadParts, positiveInt('--load-batch', values['load-batch'], 1) ?? DEFAULT_LOAD.batch),
     loadDir: values['load-dir'] !== undefined ? path.resolve(process.cwd(), values['load-dir']) : null,
     poseStride: positiveInt('--pose-stride', values['pose-stride'], 1) ?? 1,
+    fresh: !(values['no-fresh'] ?? false),
     dumpPairs,
     pose,
     jsonOnly: values['json-only'] ?? false,
@@ -188,16 +205,16 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
-function selectStrategies(names: string[]): StrategyRun[] {
-  if (names.length === 0) return strategies;
-  const picked = new Set<StrategyRun>();
-  const all = [...strategies, ...optInStrategies];
+function selectStrategies(names: string[]): AnyStrategy[] {
+  if (names.length === 0) return [...strategies, ...nativeStrategies];
+  const picked = new Set<AnyStrategy>();
+  const all: AnyStrategy[] = [...strategies, ...optInStrategies, ...nativeStrategies];
   for (const name of names) {
     const hits = all.filter(
       (s) =>
         strategyName(s) === name ||
         `${s.impl}/${s.variant}` === name ||
-        (s.impl === name && !optInStrategies.includes(s)),
+        (s.impl === name && !optInStrategies.some((o) => o === s)),
     );
     if (hits.length === 0) {
       throw new UsageError(`unknown strategy '${name}'; registered: ${all.map(strategyName).join(', ')}`);
@@ -241,6 +258,43 @@ function checkExact(perPose: number[], poseIndices: number[], total: number, exa
     return contacts === exact.exactContacts && perPoseHash(perPose) === exact.perPoseHash && sameCounts(perPose, exact.perPose);
   }
   return perPose.every((count, j) => count === exact.perPose[poseIndices[j]]);
+}
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const RUN_SCRIPT = fileURLToPath(import.meta.url);
+
+/** The triangle count in a binary STL's header (the file is checked when a runner reads it). */
+function stlTriangleCount(file: string): number {
+  const header = Buffer.alloc(84);
+  const fd = openSync(file, 'r');
+  try {
+    if (readSync(fd, header, 0, 84, 0) < 84) throw new BenchInputError(`${file}: too short for a binary STL`);
+  } finally {
+    closeSync(fd);
+  }
+  return header.readUInt32LE(80);
+}
+
+/** The command line of a fresh process running one in-process strategy on one scenario. */
+function freshArgs(scenariosFile: string, scenario: string, strategy: string, opts: Options): string[] {
+  return [
+    '--import', 'tsx', RUN_SCRIPT, '--no-fresh', '--json-only', '--no-pipeline',
+    '--scenarios', scenariosFile, '--scenario', scenario, '--strategy', strategy,
+    '--reps', String(opts.reps), '--warmup', String(opts.warmup), '--pose-stride', String(opts.poseStride),
+  ];
+}
+
+/**
+ * A record from another process, with its counts checked here against the same exact reference as
+ * in-process records (and its own verdict, and a native runner's rep-to-rep consistency, kept).
+ */
+function recheck(r: BenchRecord, s: Scenario, poseIndices: number[], exact: ExactCounts | undefined): BenchRecord {
+  if (r.poses !== poseIndices.length) throw new Error(`${strategyName(r)} on ${s.name}: ran ${r.poses} poses, not ${poseIndices.length}`);
+  if (s.query === 'any' && r.per_pose.some((c) => c !== 0 && c !== 1)) {
+    throw new Error(`${strategyName(r)} on ${s.name}: an 'any' query must count 0 or 1`);
+  }
+  const ok = checkExact(r.per_pose, poseIndices, s.poses.length, exact);
+  return { ...r, exact_contacts_ok: ok === null ? null : ok && r.exact_contacts_ok !== false && r.reps_consistent !== false };
 }
 
 function runOne(
@@ -342,36 +396,64 @@ function dumpPairs(
   file: string,
   pose: number,
   selected: StrategyRun[],
+  natives: { strategies: NativeStrategy[]; runner: FclRunner | null; scenariosFile: string },
   scenario: Scenario,
-  meshes: [PreparedMesh, PreparedMesh],
+  loadPair: () => [PreparedMesh, PreparedMesh],
   exact: ExactCounts | undefined,
 ): boolean {
   if (pose >= scenario.poses.length) {
     throw new UsageError(`--pose ${pose}: ${scenario.name} has poses 0…${scenario.poses.length - 1}`);
   }
   const able = selected.filter((s) => s.pairs);
-  if (able.length === 0) throw new UsageError('none of the selected strategies can list pairs');
+  const runner = natives.runner?.ok ? natives.runner : null;
+  const nativeAble = runner ? natives.strategies : [];
+  if (able.length + nativeAble.length === 0) throw new UsageError('none of the selected strategies can list pairs');
+  const several = able.length + nativeAble.length > 1;
+  const targetOf = (strategy: { impl: string; variant: string }): string => {
+    let target = path.resolve(file);
+    if (several) {
+      const ext = path.extname(target);
+      target = `${target.slice(0, target.length - ext.length)}.${strategyName(strategy).replace(/\//g, '-')}${ext}`;
+    }
+    mkdirSync(path.dirname(target), { recursive: true });
+    return target;
+  };
+  const want = exact?.perPose[pose];
+  const report = (strategy: { impl: string; variant: string }, count: number, target: string): boolean => {
+    const good = want === undefined ? null : want === count;
+    note(
+      `${strategyName(strategy)} on ${scenario.name} pose ${pose}: ${count} pairs` +
+        `${want === undefined ? '' : ` (exact ${want} ${good ? '✓' : '✗'})`} → ${target}`,
+    );
+    return good !== false || strategy.impl !== ENGINE_IMPL;
+  };
   let ok = true;
+  const meshes = able.length > 0 ? loadPair() : null;
   for (const strategy of able) {
+    if (!meshes) break;
     const state = strategy.build(meshes[0], meshes[1]);
     const flat = strategy.pairs?.(state, scenario.poses[pose]) ?? new Uint32Array(0);
     const pairs: [number, number][] = [];
     for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i], flat[i + 1]]);
     pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
-    let target = path.resolve(file);
-    if (able.length > 1) {
-      const ext = path.extname(target);
-      target = `${target.slice(0, target.length - ext.length)}.${strategyName(strategy).replace(/\//g, '-')}${ext}`;
-    }
-    mkdirSync(path.dirname(target), { recursive: true });
+    const target = targetOf(strategy);
     writeFileSync(target, pairs.map((p) => `${p[0]} ${p[1]}\n`).join(''));
-    const want = exact?.perPose[pose];
-    const good = want === undefined ? null : want === pairs.length;
-    if (good === false && strategy.impl === ENGINE_IMPL) ok = false;
-    note(
-      `${strategyName(strategy)} on ${scenario.name} pose ${pose}: ${pairs.length} pairs` +
-        `${want === undefined ? '' : ` (exact ${want} ${good ? '✓' : '✗'})`} → ${target}`,
+    if (!report(strategy, pairs.length, target)) ok = false;
+  }
+  for (const strategy of nativeAble) {
+    if (!runner) break;
+    const target = targetOf(strategy);
+    const r = spawnSync(
+      runner.binary,
+      fclDumpArgs({ scenariosFile: natives.scenariosFile, scenario: scenario.name, variant: strategy.variant, file: target, pose }),
+      { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
     );
+    if (r.status !== 0) {
+      note(`MISSING: ${strategyName(strategy)} could not list the pairs: ${(r.stderr ?? '').trim() || `status ${String(r.status)}`}`);
+      continue;
+    }
+    const count = readFileSync(target, 'utf8').split('\n').filter((l) => l !== '').length;
+    report(strategy, count, target);
   }
   return ok;
 }
@@ -457,12 +539,7 @@ async function main(argv: string[]): Promise<number> {
   const exactByName = sources.exact;
   const selectedStrategies = selectStrategies(opts.strategyNames);
   if (selectedStrategies.length === 0) throw new UsageError('no strategy is registered');
-
-  if (opts.dumpPairs !== null && opts.pose !== null) {
-    if (selectedScenarios.length !== 1) throw new UsageError('--dump-pairs needs exactly one --scenario');
-    const s = selectedScenarios[0];
-    return dumpPairs(opts.dumpPairs, opts.pose, selectedStrategies, s, loadMeshes(file, s), exactByName.get(s.name)) ? 0 : 1;
-  }
+  const natives = selectedStrategies.filter(isNative);
 
   for (const name of opts.pipelineNames) {
     if (!PIPELINE_CASES.some((c) => c.name === name)) {
@@ -472,37 +549,98 @@ async function main(argv: string[]): Promise<number> {
   const onlyPipeline = opts.pipelineNames.length > 0 && opts.scenarioNames.length === 0 && opts.strategyNames.length === 0;
   const runPipeline = !opts.noPipeline && (opts.pipelineNames.length > 0 || (opts.scenarioNames.length === 0 && opts.strategyNames.length === 0));
 
+  // The FCL runner: built (or found up to date) now; when it cannot be, its rows are skipped.
+  let fcl: FclRunner | null = null;
+  let skippedNote: string | null = null;
+  if (natives.length > 0 && !onlyPipeline) {
+    fcl = prepareFclRunner({ log: note });
+    if (!fcl.ok) {
+      skippedNote = `note: ${natives.map(strategyName).join(' and ')} skipped: ${fcl.note}`;
+      note(skippedNote);
+    } else if (fcl.note) {
+      note(fcl.note);
+    }
+  }
+
+  if (opts.dumpPairs !== null && opts.pose !== null) {
+    if (selectedScenarios.length !== 1) throw new UsageError('--dump-pairs needs exactly one --scenario');
+    const s = selectedScenarios[0];
+    const inProcess = selectedStrategies.filter((x): x is StrategyRun => !isNative(x));
+    const nativeSide = { strategies: natives, runner: fcl, scenariosFile: file.file };
+    return dumpPairs(opts.dumpPairs, opts.pose, inProcess, nativeSide, s, () => loadMeshes(file, s), exactByName.get(s.name)) ? 0 : 1;
+  }
+
   const records: BenchRecord[] = [];
   const summaries: ScenarioSummary[] = [];
+  /** Engine strategies that gave no result (a crashed child process): the run fails. */
+  const lost: string[] = [];
   for (const s of onlyPipeline ? [] : selectedScenarios) {
-    const t0 = performance.now();
-    const meshes = loadMeshes(file, s);
-    note(
-      `${s.name}: ${meshes[0].triangleCount} × ${meshes[1].triangleCount} triangles parsed in ` +
-        `${(performance.now() - t0).toFixed(0)} ms`,
-    );
     const poseIndices: number[] = [];
     for (let k = 0; k < s.poses.length; k += opts.poseStride) poseIndices.push(k);
+    const exact = exactByName.get(s.name);
+    // Parsed here only for the strategies run in this process.
+    let meshes: [PreparedMesh, PreparedMesh] | null = null;
+    const inThisProcess = (): [PreparedMesh, PreparedMesh] => {
+      if (meshes) return meshes;
+      const t0 = performance.now();
+      meshes = loadMeshes(file, s);
+      note(
+        `${s.name}: ${meshes[0].triangleCount} × ${meshes[1].triangleCount} triangles parsed in ` +
+          `${(performance.now() - t0).toFixed(0)} ms`,
+      );
+      return meshes;
+    };
     summaries.push({
       name: s.name,
       query: s.query,
       timing: s.timing,
       poses: s.poses.length,
-      triangles: [meshes[0].triangleCount, meshes[1].triangleCount],
+      triangles: [stlTriangleCount(meshPath(file, s.meshA)), stlTriangleCount(meshPath(file, s.meshB))],
       poseIndices,
     });
     for (const strategy of selectedStrategies) {
-      const record = runOne(strategy, s, meshes[0], meshes[1], poseIndices, opts.reps, opts.warmup, exactByName.get(s.name));
+      const name = strategyName(strategy);
+      let record: BenchRecord;
+      if (!isNative(strategy) && !opts.fresh) {
+        const [a, b] = inThisProcess();
+        record = runOne(strategy, s, a, b, poseIndices, opts.reps, opts.warmup, exact);
+      } else {
+        let outcome: ProcessOutcome;
+        if (isNative(strategy)) {
+          if (!fcl?.ok) continue;
+          note(`${s.name}: ${name} in a process of its own`);
+          outcome = runRecordProcess(
+            fcl.binary,
+            fclArgs({ scenariosFile: file.file, scenario: s.name, variant: strategy.variant, reps: opts.reps, warmup: opts.warmup, poseStride: opts.poseStride }),
+          );
+        } else {
+          outcome = runRecordProcess(process.execPath, freshArgs(file.file, s.name, name, opts), ROOT);
+        }
+        const got = outcome.records.find((r) => r.scenario === s.name && strategyName(r) === name);
+        const problem = outcome.problem ?? (got ? null : `no result for ${name} on ${s.name} in its output`);
+        if (problem !== null || !got) {
+          const engine = strategy.impl === ENGINE_IMPL;
+          note(`${engine ? 'FAIL' : 'MISSING'}: ${name} on ${s.name}: ${problem ?? 'no result'}`);
+          if (engine) lost.push(`${name} on ${s.name}`);
+          continue;
+        }
+        record = recheck(got, s, poseIndices, exact);
+      }
       records.push(record);
       process.stdout.write(`${JSON.stringify(record)}\n`);
-      note(
-        `  ${strategyName(strategy)}: build ${record.build_ms.toFixed(1)} ms, query ${record.query_ms.toFixed(1)} ms, ` +
-          `contacts ${record.contacts} ${record.exact_contacts_ok === null ? '' : record.exact_contacts_ok ? '✓' : '✗'}`,
-      );
+      if (isNative(strategy) || !opts.fresh) {
+        note(
+          `  ${name}: build ${record.build_ms.toFixed(1)} ms, query ${record.query_ms.toFixed(1)} ms, ` +
+            `contacts ${record.contacts} ${record.exact_contacts_ok === null ? '' : record.exact_contacts_ok ? '✓' : '✗'}`,
+        );
+      }
     }
   }
 
-  if (!opts.jsonOnly && records.length > 0) process.stdout.write(`${renderReport(records, summaries, sources)}\n`);
+  if (!opts.jsonOnly && records.length > 0) {
+    const report = renderReport(records, summaries, sources);
+    process.stdout.write(`${report}\n${skippedNote ? `\n${skippedNote}\n` : ''}`);
+  }
   if (runPipeline) {
     const cases = opts.pipelineNames.length > 0 ? PIPELINE_CASES.filter((c) => opts.pipelineNames.includes(c.name)) : PIPELINE_CASES;
     const pipelineRecords: PipelineRecord[] = [];
@@ -516,6 +654,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const failed = records.filter((r) => r.impl === ENGINE_IMPL && r.exact_contacts_ok === false);
   let status = 0;
+  if (lost.length > 0) {
+    note(`FAIL: no result from ${lost.join(', ')}`);
+    status = 1;
+  }
   if (failed.length > 0) {
     note(`FAIL: engine contacts differ from ${sources.exactSource}: ${failed.map((r) => `${strategyName(r)} on ${r.scenario}`).join(', ')}`);
     status = 1;

@@ -2,6 +2,8 @@
 // runner picks from.
 
 import { engineStrategies, optInEngineStrategies } from './engine';
+import { fclStrategies } from './fcl';
+import type { NativeStrategy } from './fcl';
 import { threeMeshBvhStrategies } from './threeMeshBvh';
 
 /** A mesh as read from the scenario's STL: welded float64 vertices, triangles in file order. */
@@ -45,8 +47,18 @@ export interface StrategyRun {
 
 export { ENGINE_IMPL, strategyName } from './report';
 
-/** Every strategy run by default: the engine's first, then the peers. */
+/** An in-process strategy, or one that runs in a native process of its own (FCL). */
+export type AnyStrategy = StrategyRun | NativeStrategy;
+
+export function isNative(s: AnyStrategy): s is NativeStrategy {
+  return 'native' in s && s.native;
+}
+
+/** Every in-process strategy run by default: the engine's first, then the peers. */
 export const strategies: StrategyRun[] = [...engineStrategies, ...threeMeshBvhStrategies];
 
 /** Strategies run only when named with --strategy. */
 export const optInStrategies: StrategyRun[] = [...optInEngineStrategies];
+
+/** Native strategies, run by default after the in-process ones (skipped when the runner cannot be built). */
+export const nativeStrategies: NativeStrategy[] = [...fclStrategies];
