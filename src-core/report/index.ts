@@ -3,7 +3,7 @@
  * three renderings: the JSON file tools read, CSV for spreadsheets, and a self-contained HTML page.
  */
 export {
-  REPORT_FORMAT, REPORT_VERSION, KIND_ORDER, ReportError, buildReport, exitCode, isoSeconds,
+  REPORT_FORMAT, REPORT_VERSION, KIND_ORDER, ReportError, buildReport, exitCode, isoSeconds, resultId,
   countResults, checkReportConsistency,
   type InterferenceReport, type ReportSettings, type ReportSummary, type ReportResult, type ReportPart,
   type ReportGenerator, type ReportPartInput, type BuildReportInput, type TrianglePair, type Vec3, type UndecidedPolicy,
