@@ -41,8 +41,8 @@ export interface BaselineEntry {
 export interface BaselineComparison {
   /** One per result of the report, in its order. */
   readonly entries: readonly BaselineEntry[];
-  /** The baseline's results (of every kind), by pair key, for finding the resolved ones. */
-  readonly baseline: InterferenceReport;
+  /** The baseline (its results, of every kind), for finding the resolved ones. */
+  readonly baseline: Pick<InterferenceReport, 'results'>;
 }
 
 function fmt(n: number): string {
@@ -88,7 +88,7 @@ class BaselineIndex {
 }
 
 /** Compares each result of `report` with `baseline` (see the module comment). */
-export function compareWithBaseline(report: Pick<InterferenceReport, 'results'>, baseline: InterferenceReport): BaselineComparison {
+export function compareWithBaseline(report: Pick<InterferenceReport, 'results'>, baseline: Pick<InterferenceReport, 'results'>): BaselineComparison {
   const index = new BaselineIndex(baseline.results);
   const entries = report.results.map((r): BaselineEntry => {
     const was = index.find(r.a, r.b);
