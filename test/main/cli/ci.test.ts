@@ -16,6 +16,16 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return e;
 }
 
+describe('--help', () => {
+  it('describes the CI options', () => {
+    const help = run(['--help']).stdout;
+    for (const text of ['--baseline FILE', '--shard I/N', '.xml (JUnit XML for CI', 'GITHUB_ACTIONS=true', 'byte order mark', 'with --baseline, only such pairs that are new or worse']) {
+      expect(help).toContain(text);
+    }
+    for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+  });
+});
+
 describe('--report FILE.xml (JUnit)', () => {
   it('one suite per input in one file: failures for interferences, an error for an input not checked', async () => {
     const dir = tempDir();
