@@ -1,7 +1,14 @@
 /**
  * The report as CSV (RFC 4180), for spreadsheets: a header row, then one row per result (part
  * pair), in the report's order. Lines end with CRLF (the last one too); a field containing a
- * comma, a double quote, CR or LF is quoted, with inner quotes doubled.
+ * comma, a double quote, CR or LF is quoted, with inner quotes doubled. The text starts with a
+ * UTF-8 byte order mark (U+FEFF) unless told not to: without it Excel reads the file in the
+ * system's code page and garbles non-ASCII part names.
+ *
+ * Columns: `id` is the result's id within the report (`R1`, `R2`, … in the results' order, as
+ * resultId gives it); `status` is the review status of the pair when the caller has one (the
+ * app's review; the command line's baseline comparison), else `ignored` for an ignored pair and
+ * empty otherwise. Read the columns by their header name: later versions may add columns.
  *
  * Formula injection: a spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` (and some
  * treat a leading tab or CR the same way) as a formula. Every text field that came from a file
@@ -17,18 +24,23 @@
  * decimals (1 nm, 1e-6 mm³), trailing zeros dropped. Empty field: not measured / not applicable
  * (an empty `resolution_mm`: meshes that are the geometry, decided as given).
  */
-import { coincidentText, type InterferenceReport, type ReportResult } from './model.js';
+import { coincidentText, resultId, type InterferenceReport, type ReportResult } from './model.js';
 
 export const CSV_COLUMNS = [
-  'a', 'a_name', 'b', 'b_name', 'kind', 'volume_mm3',
+  'id', 'a', 'a_name', 'b', 'b_name', 'kind', 'status', 'volume_mm3',
   'centroid_x_mm', 'centroid_y_mm', 'centroid_z_mm', 'contained',
   'distance_mm', 'depth_mm', 'triangle_pairs', 'tolerance_mm', 'reason',
   'resolution_mm', 'refined_deflection_mm', 'separation_min_mm', 'separation_max_mm', 'possible_kinds',
 ] as const;
 
 export interface CsvOptions {
-  /** Start with a UTF-8 byte order mark (U+FEFF), which some spreadsheets need to read non-ASCII names. */
+  /** Start with a UTF-8 byte order mark (U+FEFF), which Excel needs to read non-ASCII names. Default true. */
   readonly bom?: boolean;
+  /**
+   * The review status of each result, in the results' order (`new`, `active`, `ignored`, …); a
+   * missing entry, or no list, gives `ignored` for an ignored pair and an empty field otherwise.
+   */
+  readonly statuses?: readonly (string | undefined)[];
 }
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -55,13 +67,15 @@ export function csvNumber(n: number | null): string {
   return s === '-0' ? '0' : s;
 }
 
-function row(r: ReportResult, names: ReadonlyMap<string, string>): string[] {
+function row(r: ReportResult, index: number, names: ReadonlyMap<string, string>, status: string | undefined): string[] {
   return [
+    resultId(index),
     csvText(r.a),
     csvText(names.get(r.a) ?? ''),
     csvText(r.b),
     csvText(names.get(r.b) ?? ''),
     r.kind,
+    csvText(status ?? (r.kind === 'ignored' ? 'ignored' : '')),
     csvNumber(r.volumeMm3),
     csvNumber(r.centroidMm?.[0] ?? null),
     csvNumber(r.centroidMm?.[1] ?? null),
@@ -85,6 +99,8 @@ function row(r: ReportResult, names: ReadonlyMap<string, string>): string[] {
 export function reportToCsv(report: InterferenceReport, options: CsvOptions = {}): string {
   const names = new Map(report.parts.map((p) => [p.id, p.name] as const));
   const lines: string[] = [CSV_COLUMNS.join(',')];
-  for (const r of report.results) lines.push(row(r, names).map(csvField).join(','));
-  return (options.bom ? '\uFEFF' : '') + lines.join('\r\n') + '\r\n';
+  for (let i = 0; i < report.results.length; i++) {
+    lines.push(row(report.results[i]!, i, names, options.statuses?.[i]).map(csvField).join(','));
+  }
+  return (options.bom === false ? '' : '\uFEFF') + lines.join('\r\n') + '\r\n';
 }

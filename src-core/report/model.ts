@@ -164,6 +164,15 @@ export class ReportError extends Error {
   }
 }
 
+/**
+ * The id of the result at `index` (from 0) within its report: `R1`, `R2`, … in the results'
+ * order. Stable for one report (the CSV, the JUnit XML and the annotations of one run agree);
+ * another check may number the same pair differently, so tools match pairs by `a` and `b`.
+ */
+export function resultId(index: number): string {
+  return `R${index + 1}`;
+}
+
 /** Kinds from most to least severe: the order the human renderings list results in. */
 export const KIND_ORDER: readonly ResultKind[] = ['interference', 'undecided', 'clearance', 'contact', 'ignored'];
 

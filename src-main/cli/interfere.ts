@@ -10,7 +10,10 @@ import { PartError } from '../services/bodies.js';
 import { checkFile, type CheckFileResult, type CheckStage } from '../services/checkService.js';
 import { FileError, makeOutputFolder, writeOutputFile } from '../services/files.js';
 import { TreeBuildError } from '../services/treePool.js';
-import { reportToCsv, reportToHtml, reportToJson, exitCode, ReportError, type InterferenceReport, type UndecidedPolicy } from '../../src-core/report/index.js';
+import {
+  reportToCsv, reportToHtml, reportToJson, reportsToJunit, reportFindings, compareWithBaseline, ReportError,
+  type BaselineComparison, type InterferenceReport, type JunitInput, type ReportFindings, type UndecidedPolicy,
+} from '../../src-core/report/index.js';
 import { AssemblyError } from '../../src-core/assembly/model.js';
 import { ImportError } from '../../src-core/io/types.js';
 import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
@@ -18,7 +21,8 @@ import { createTreeBuilder } from '../services/treeBuilder.js';
 import { createImporter, machineImportLimits } from '../services/importers.js';
 import { BYTES_PER_TRIANGLE, type ImportLimits } from '../../src-core/io/limits.js';
 import { MAX_TRIANGLES } from '../../src-core/geometry/mesh.js';
-import { checkReportTemplate, planReports, ProtectedFiles, reportFormat, UsageError, type ReportFormat } from './reports.js';
+import { checkReportTemplate, planReportSet, ProtectedFiles, UsageError, type ReportFormat, type ReportPlan } from './reports.js';
+import { annotation, annotationPath, Baselines, parseShard, shardInputs, type Shard } from './ci.js';
 import { terminalJson, terminalText } from './terminal.js';
 import { availableParallelism } from 'node:os';
 
@@ -37,15 +41,34 @@ FILE is a saved assembly (*.assembly.json) or a CAD or mesh file: STEP (.stp, .s
 assembly of its bodies, each at its own placement, with default settings.
 
 Options:
-  --report FILE       write a report; the format follows the extension: .json, .csv or .html
-                      (.htm). With several inputs, {name} in FILE is replaced by each input's
+  --report FILE       write a report; the format follows the extension: .json, .csv (UTF-8 with a
+                      byte order mark, a result id R1, R2, ... and a status column), .html (.htm)
+                      or .xml (JUnit XML for CI: one test suite per input, one test case per part
+                      pair checked, failing for interferences, clearance violations and, unless
+                      --undecided pass, undecided pairs; with --baseline only for new or worse
+                      ones). With several inputs, {name} in FILE is replaced by each input's
                       name (its file name without .assembly.json or the extension); without it,
-                      "-<name>" is inserted before the extension. Inputs whose reports would be
-                      the same file (a/gear.stl and b/gear.stl) are refused before anything is
-                      checked: check them in separate runs, each with its own --report.
+                      "-<name>" is inserted before the extension, except for .xml, which is then
+                      one file for all inputs (written after the last). Inputs whose reports
+                      would be the same file (a/gear.stl and b/gear.stl) are refused before
+                      anything is checked: check them in separate runs, each with its own
+                      --report. May be given several times (--report junit.xml --report
+                      reports/{name}.json), each to another file.
                       A report replaces only a regular file: never an input or a source file of
                       the run, a report this run wrote, a *.assembly.json file, a symbolic link,
                       a folder, a FIFO or a device (those are refused with a message)
+  --baseline FILE     compare with accepted reports: FILE is a JSON report of an earlier check,
+                      or the array --json prints for several inputs (each input is compared with
+                      the report of its file name; {name} in FILE: one file per input, as with
+                      --report). Only pairs that are new, or worse than there (a more severe
+                      kind; an interference deeper, of a larger volume or now contained; a
+                      clearance violation closer), fail the check; the summary lists the
+                      resolved ones. An input without a baseline has every finding new. A FILE
+                      that is not a report stops the run before anything is checked (status 2)
+  --shard I/N         check only the I-th of N slices of the inputs (1 <= I <= N): the inputs
+                      sorted by path as given, cut into N contiguous slices of sizes differing by
+                      at most one, for N machines running the same command. With --json the
+                      output is then always an array
   --json              print the JSON report to standard output: for each input its report, or
                       when it could not be checked {"format": "interfere-error", "input": FILE,
                       "exitCode": 2, "error": {"code", "message"}}; with several inputs an array
@@ -78,15 +101,21 @@ Options:
   --import-timeout SECONDS
                       longest time OpenCascade may spend reading one STEP, IGES or BREP file
                       (default 300); a file that takes longer is stopped and reported
-  --quiet             print nothing but errors (the exit status still tells)
+  --quiet             print nothing but errors (the exit status still tells; GitHub annotations
+                      are still printed)
   --no-progress       no progress bar (it only shows on a terminal anyway)
   -h, --help          this text
   -v, --version       the version
 
+In GitHub Actions (GITHUB_ACTIONS=true in the environment), every failing pair and every input
+that could not be checked is also printed as an annotation, '::error file=INPUT,title=...::...'
+(escaped as GitHub's workflow commands require), on standard output, or standard error with
+--json.
+
 Exit status:
   0  no interference and no clearance violation (contacts and ignored pairs allowed)
   1  an interference or a clearance violation was found, or (unless --undecided pass) a pair
-     that the triangles could not decide
+     that the triangles could not decide; with --baseline, only such pairs that are new or worse
   2  an input could not be checked, or a report not written (the message names the file and
      the problem; the other inputs are still checked and reported); or standard output or error
      could not be written (a failed standard output stops the run; a reader that closed the pipe
@@ -95,11 +124,14 @@ Exit status:
 Examples:
   interfere check bracket.assembly.json --report bracket-report.html
   interfere check *.assembly.json --report reports/{name}.json --quiet
-  interfere check gearbox.step --clearance 0.5 --json > report.json`;
+  interfere check gearbox.step --clearance 0.5 --json > report.json
+  interfere check models/*.assembly.json --shard 1/2 --baseline accepted.json --report junit.xml`;
 
 interface Options {
   files: string[];
-  report: string | null;
+  reports: string[];
+  baseline: string | null;
+  shard: Shard | null;
   json: boolean;
   tolerance: number | undefined;
   clearance: number | undefined;
@@ -164,7 +196,9 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
       allowPositionals: true,
       strict: true,
       options: {
-        report: { type: 'string' },
+        report: { type: 'string', multiple: true },
+        baseline: { type: 'string' },
+        shard: { type: 'string' },
         json: { type: 'boolean' },
         tolerance: { type: 'string' },
         clearance: { type: 'string' },
@@ -190,10 +224,12 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
   const [command, ...files] = positionals;
   if (command !== 'check') throw new UsageError(`unknown command '${command}' (the command is 'check')`);
   if (files.length === 0) throw new UsageError('interfere check needs at least one file');
-  if (values.report !== undefined) checkReportTemplate(values.report);
+  for (const r of values.report ?? []) checkReportTemplate(r);
   return {
     files,
-    report: values.report ?? null,
+    reports: values.report ?? [],
+    baseline: values.baseline ?? null,
+    shard: parseShard(values.shard),
     json: values.json ?? false,
     tolerance: parseNumber('--tolerance', values.tolerance),
     clearance: parseNumber('--clearance', values.clearance),
@@ -214,10 +250,17 @@ function parseChoice<T extends string>(flag: string, text: string | undefined, c
   return text as T;
 }
 
-function renderReport(report: InterferenceReport, format: ReportFormat): string {
+/** One input's report in a format; `junit` is this input's suite alone (a {name} JUnit report). */
+function renderReport(report: InterferenceReport, format: ReportFormat, junit: JunitInput, findings: ReportFindings, undecided: UndecidedPolicy): string {
   if (format === 'json') return reportToJson(report);
-  if (format === 'csv') return reportToCsv(report);
+  if (format === 'csv') return reportToCsv(report, { statuses: csvStatuses(findings) });
+  if (format === 'junit') return reportsToJunit([junit], { undecided });
   return reportToHtml(report);
+}
+
+/** The CSV's status column from the command line: with a baseline, new (or worse) or active; else only ignored. */
+function csvStatuses(findings: ReportFindings): (string | undefined)[] {
+  return findings.findings.map((f) => (f.result.kind === 'ignored' ? 'ignored' : f.change === null ? undefined : f.change === 'same' ? 'active' : 'new'));
 }
 
 /**
@@ -286,7 +329,7 @@ function fmt(n: number | null, digits: number): string {
 }
 
 /** The summary of one checked file; every text from the file is escaped for the terminal. */
-function summaryTable(result: CheckFileResult): string {
+function summaryTable(result: CheckFileResult, findings: ReportFindings, baselineFile: string | null): string {
   const r = result.report;
   const s = r.summary;
   const lines: string[] = [];
@@ -298,10 +341,19 @@ function summaryTable(result: CheckFileResult): string {
   if (s.refinedPairs > 0 && s.finestDeflectionMm !== null) {
     lines.push(`  ${s.refinedPairs} pair(s) checked again on bodies tessellated finer, down to ${s.finestDeflectionMm} mm`);
   }
-  const rows = r.results.filter((x) => x.kind !== 'ignored' && x.kind !== 'contact');
+  const withBaseline = baselineFile !== null;
+  if (withBaseline) {
+    const failing = findings.findings.filter((f) => f.verdict === 'fail');
+    const accepted = findings.findings.filter((f) => f.change === 'same' && f.result.kind !== 'ignored' && f.result.kind !== 'contact').length;
+    lines.push(`  baseline ${terminalText(baselineFile)}: ${failing.filter((f) => f.change === 'new').length} new, ${failing.filter((f) => f.change === 'worse').length} worse, ` +
+      `${accepted} as accepted, ${findings.resolved.length} resolved`);
+  }
+  const shown = findings.findings.filter((f) => f.result.kind !== 'ignored' && f.result.kind !== 'contact');
+  const rows = shown.map((f) => f.result);
   if (rows.length > 0) {
-    const header = ['kind', 'part a', 'part b', 'volume mm³', 'depth mm', 'distance mm', 'tri pairs', 'resolution mm'];
-    const body = rows.map((x) => [
+    const header = ['id', 'kind', 'part a', 'part b', 'volume mm³', 'depth mm', 'distance mm', 'tri pairs', 'resolution mm', ...(withBaseline ? ['baseline'] : [])];
+    const body = rows.map((x, k) => [
+      shown[k]!.id,
       x.kind + (x.contained ? ' (contained)' : '') + (x.kind === 'undecided' && x.possibleKinds ? ` (${x.possibleKinds.join(' or ')})` : ''),
       terminalText(x.a),
       terminalText(x.b),
@@ -312,13 +364,17 @@ function summaryTable(result: CheckFileResult): string {
       x.resolutionMm === null ? 'as given'
         : x.kind === 'undecided' && x.separationRangeMm ? `${x.separationRangeMm[0].toFixed(4)}…${x.separationRangeMm[1].toFixed(4)}`
           : `±${x.resolutionMm.toFixed(4)}${x.refinedDeflectionMm !== null ? ` (refined to ${x.refinedDeflectionMm})` : ''}`,
+      ...(withBaseline ? [shown[k]!.change === 'same' ? 'accepted' : shown[k]!.change === 'worse' ? `worse (${shown[k]!.baselineNote.replace(/^worse than the baseline: /, '')})` : 'new'] : []),
     ]);
     // (a loop, not Math.max(...rows): a spread of every row overflows the stack for large results)
     const widths = header.map((h, i) => body.reduce((w, row) => Math.max(w, row[i].length), h.length));
-    const line = (cells: string[]): string => '  ' + cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+    const line = (cells: string[]): string => '  ' + cells.map((c, i) => (i >= 4 && i <= 8 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
     lines.push(line(header));
     lines.push('  ' + widths.map((w) => '-'.repeat(w)).join('  '));
     for (const row of body) lines.push(line(row));
+  }
+  for (const x of findings.resolved) {
+    lines.push(`  resolved since the baseline: ${terminalText(x.was.a)} / ${terminalText(x.was.b)} (was ${x.was.kind}, now ${x.now})`);
   }
   for (const w of r.warnings) lines.push(`  warning: ${terminalText(w)}`);
   return lines.join('\n');
@@ -369,9 +425,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`interfere: --jobs ${o.jobs} is more than the ${CORES} cores of this machine; using ${CORES}\n`);
     o.jobs = CORES;
   }
-  let targets: string[] | null = null;
+  const files = shardInputs(o.files, o.shard);
+  let plans: ReportPlan[];
+  let baselines: Baselines | null = null;
   try {
-    if (o.report !== null) targets = planReports(o.report, o.files);
+    plans = planReportSet(o.reports, files);
+    if (o.baseline !== null) baselines = await Baselines.load(o.baseline, files);
   } catch (e) {
     if (e instanceof UsageError) {
       say(process.stderr, `interfere: ${terminalText(e.message)}\n`);
@@ -380,12 +439,20 @@ export async function main(argv: string[]): Promise<number> {
     throw e;
   }
   const out = o.json ? process.stderr : process.stdout;
+  if (o.shard !== null && !o.quiet) {
+    say(process.stderr, `interfere: shard ${o.shard.index}/${o.shard.count}: ${files.length} of ${o.files.length} input(s)\n`);
+  }
+  /** GitHub Actions annotations: one line each, on standard output unless it carries --json. */
+  const annotate = process.env['GITHUB_ACTIONS'] === 'true';
+  const annotations = o.json ? process.stderr : process.stdout;
+  /** Every input's suite, for the JUnit reports of all inputs. */
+  const suites: JunitInput[] = [];
   const progress = new Progress(o.progress && !o.quiet && process.stderr.isTTY === true);
   const controller = output.controller;
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   const protect = new ProtectedFiles();
-  if (targets !== null) await protect.addInputs(o.files);
+  if (plans.length > 0) await protect.addInputs(files);
   const builder = createTreeBuilder({ jobs: o.jobs });
   const importer = createImporter({ limits: o.limits });
   /** With --json, the entry of each input, in input order. */
@@ -394,10 +461,25 @@ export async function main(argv: string[]): Promise<number> {
   const fail = (file: string, code: string, message: string): void => {
     say(process.stderr, `interfere: ${terminalText(message)}\n`);
     if (o.json) entries.push(errorEntry(file, code, message));
+    if (annotate) say(annotations, `${annotation('error', { file: annotationPath(file), title: `Not checked: ${path.basename(file)}` }, message)}\n`);
+    suites.push({ input: file, report: null, error: { code, message } });
     status = 2;
   };
+  /** Writes one report file; a failure is status 2 with a message, and the run goes on. */
+  const writeReport = async (target: string, text: () => string, what: string): Promise<void> => {
+    try {
+      // A report path with folders of its own ({name} patterns in CI) gets them made.
+      await makeOutputFolder(path.dirname(path.resolve(target)));
+      await writeOutputFile(target, text(), { refuse: protect.refuse });
+      await protect.add(target, what);
+      if (!o.quiet) say(out, `  report: ${terminalText(target)}\n`);
+    } catch (e) {
+      say(process.stderr, `interfere: ${terminalText(e instanceof FileError ? e.message : naming(target, String((e as Error).message)))}\n`);
+      status = 2;
+    }
+  };
   try {
-    for (const [i, file] of o.files.entries()) {
+    for (const [i, file] of files.entries()) {
       if (file.includes('\0')) {
         fail(file, 'invalid-path', `${file}: the path contains a NUL character`);
         continue;
@@ -426,31 +508,47 @@ export async function main(argv: string[]): Promise<number> {
         continue;
       }
       progress.clear();
-      if (o.json) entries.push(reportToJson(result.report));
-      const code = exitCode(result.report, o.undecided);
-      if (status !== 2) status = Math.max(status, code);
-      if (!o.quiet) say(out, `${summaryTable(result)}\n`);
-      if (targets !== null) {
-        const target = targets[i];
-        try {
-          if (result.kind === 'assembly') await protect.addSources(file, result.assembly.doc.sources.map((s) => s.path));
-          // A report path with folders of its own ({name} patterns in CI) gets them made.
-          await makeOutputFolder(path.dirname(path.resolve(target)));
-          await writeOutputFile(target, renderReport(result.report, reportFormat(target)), { refuse: protect.refuse });
-          await protect.add(target, `the report of ${file}, written by this run`);
-          if (!o.quiet) say(out, `  report: ${terminalText(target)}\n`);
-        } catch (e) {
-          say(process.stderr, `interfere: ${terminalText(e instanceof FileError ? e.message : naming(target, String((e as Error).message)))}\n`);
-          status = 2;
+      const report = result.report;
+      if (o.json) entries.push(reportToJson(report));
+      let comparison: BaselineComparison | null = null;
+      if (baselines !== null) {
+        const accepted = baselines.of(file);
+        if (accepted === null && !o.quiet) {
+          say(process.stderr, `interfere: ${terminalText(file)}: no baseline in ${terminalText(baselines.fileOf(file))}: every finding is new\n`);
+        }
+        comparison = compareWithBaseline(report, accepted ?? { results: [] });
+      }
+      const findings = reportFindings(report, o.undecided, comparison);
+      if (status !== 2) status = Math.max(status, findings.exitCode);
+      if (!o.quiet) say(out, `${summaryTable(result, findings, baselines !== null ? baselines.fileOf(file) : null)}\n`);
+      if (annotate) {
+        for (const f of findings.findings) {
+          if (f.verdict !== 'fail') continue;
+          const title = `${f.result.kind === 'clearance' ? 'Clearance violation' : f.result.kind === 'undecided' ? 'Undecided pair' : 'Interference'}: ${f.result.a} / ${f.result.b}`;
+          const note = f.baselineNote ? ` (${f.baselineNote})` : '';
+          say(annotations, `${annotation('error', { file: annotationPath(file), title }, `${f.message}${note} in ${report.assembly}`)}\n`);
         }
       }
+      const junit: JunitInput = { input: file, report, baseline: comparison, ...(baselines !== null ? { baselineFile: baselines.fileOf(file) } : {}) };
+      suites.push(junit);
+      if (plans.length > 0 && result.kind === 'assembly') {
+        await protect.addSources(file, result.assembly.doc.sources.map((s) => s.path));
+      }
+      for (const plan of plans) {
+        if (plan.combined !== null) continue;
+        await writeReport(plan.targets[i]!, () => renderReport(report, plan.format, junit, findings, o.undecided), `the report of ${file}, written by this run`);
+      }
+    }
+    for (const plan of plans) {
+      if (plan.combined === null) continue;
+      await writeReport(plan.combined, () => reportsToJunit(suites, { undecided: o.undecided }), 'the JUnit report of this run');
     }
   } finally {
     process.off('SIGINT', onSignal);
     await builder.dispose();
   }
   if (o.json) {
-    const text = o.files.length === 1 ? entries[0] : `[\n${entries.join(',\n')}\n]`;
+    const text = files.length === 1 && o.shard === null ? entries[0] : entries.length === 0 ? '[]' : `[\n${entries.join(',\n')}\n]`;
     say(process.stdout, `${terminalJson(text)}\n`);
   }
   return status;

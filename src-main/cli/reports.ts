@@ -17,7 +17,7 @@ import path from 'node:path';
 import { ASSEMBLY_EXTENSION, parseAssembly } from '../../src-core/assembly/format.js';
 import { decodeText } from '../../src-core/io/types.js';
 
-export type ReportFormat = 'json' | 'csv' | 'html';
+export type ReportFormat = 'json' | 'csv' | 'html' | 'junit';
 
 /** A problem with the command line (status 2, before anything is checked). */
 export class UsageError extends Error {}
@@ -27,7 +27,8 @@ export function reportFormat(file: string): ReportFormat {
   if (ext === '.json') return 'json';
   if (ext === '.csv') return 'csv';
   if (ext === '.html' || ext === '.htm') return 'html';
-  throw new UsageError(`--report ${file}: the extension must be .json, .csv or .html`);
+  if (ext === '.xml') return 'junit';
+  throw new UsageError(`--report ${file}: the extension must be .json, .csv, .html or .xml (JUnit)`);
 }
 
 /** An input's name for {name}: the file name without `.assembly.json`, else without its extension. */
@@ -78,6 +79,44 @@ export function planReports(template: string, files: readonly string[]): string[
     first.set(key, i);
   });
   return targets;
+}
+
+/** One --report: its format, and its file for each input, or one file for all (JUnit without {name}). */
+export interface ReportPlan {
+  readonly template: string;
+  readonly format: ReportFormat;
+  /** Per input, in input order; empty when `combined`. */
+  readonly targets: readonly string[];
+  /** The one file of a JUnit report of every input, or null. */
+  readonly combined: string | null;
+}
+
+/**
+ * The plan of every --report (see planReports). Throws UsageError when two of them would write
+ * the same file, or a JUnit file for all inputs would be an input.
+ */
+export function planReportSet(templates: readonly string[], files: readonly string[]): ReportPlan[] {
+  const plans = templates.map((template): ReportPlan => {
+    const format = reportFormat(template);
+    if (format === 'junit' && !template.includes('{name}')) {
+      const input = files.find((f) => path.resolve(f) === path.resolve(template));
+      if (input !== undefined) throw new UsageError(`--report ${template}: that is the input ${input}; choose another name`);
+      return { template, format, targets: [], combined: template };
+    }
+    return { template, format, targets: planReports(template, files), combined: null };
+  });
+  const owner = new Map<string, string>();
+  for (const plan of plans) {
+    for (const target of plan.combined !== null ? [plan.combined] : new Set(plan.targets)) {
+      const key = path.resolve(target);
+      const other = owner.get(key);
+      if (other !== undefined) {
+        throw new UsageError(`--report ${other} and --report ${plan.template} would both write ${target}; nothing was checked (give each its own name)`);
+      }
+      owner.set(key, plan.template);
+    }
+  }
+  return plans;
 }
 
 /** Largest assembly file read ahead to protect its sources (larger ones: after their check). */

@@ -17,6 +17,13 @@ const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
  */
 export const LAYERS = [
   {
+    // The report's zod schema, from which docs/report.schema.json is generated (not bundled into the app).
+    from: 'src-core/report/schema.ts',
+    local: ['src-core/'],
+    packages: ['zod'],
+    node: false,
+  },
+  {
     from: 'src-core/',
     local: ['src-core/'],
     packages: ['quickhull3d', 'manifold-3d', 'occt-import-js'],

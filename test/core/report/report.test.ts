@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { CheckResult, PairResult } from '../../../src-core/check/types.js';
 import {
-  buildReport, exitCode, isoSeconds, ReportError, REPORT_FORMAT,
+  buildReport, exitCode, isoSeconds, ReportError, REPORT_FORMAT, resultId,
   type BuildReportInput, type InterferenceReport, type ReportPartInput,
 } from '../../../src-core/report/model.js';
 import { reportToJson, parseReport } from '../../../src-core/report/json.js';
@@ -401,7 +401,7 @@ function readCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
-  let i = 0;
+  let i = text.startsWith('\uFEFF') ? 1 : 0;
   let quoted = false;
   while (i < text.length) {
     const c = text[i]!;
@@ -429,16 +429,16 @@ describe('reportToCsv', () => {
     const rows = readCsv(text);
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     expect(rows[0]).toEqual([
-      'a', 'a_name', 'b', 'b_name', 'kind', 'volume_mm3', 'centroid_x_mm', 'centroid_y_mm', 'centroid_z_mm',
+      'id', 'a', 'a_name', 'b', 'b_name', 'kind', 'status', 'volume_mm3', 'centroid_x_mm', 'centroid_y_mm', 'centroid_z_mm',
       'contained', 'distance_mm', 'depth_mm', 'triangle_pairs', 'tolerance_mm', 'reason',
       'resolution_mm', 'refined_deflection_mm', 'separation_min_mm', 'separation_max_mm', 'possible_kinds',
     ]);
     expect(rows.slice(1)).toEqual([
-      ['bolt-1', 'bolt', 'plate', 'plate', 'interference', '3.52', '12.1', '40.5', '3', 'false', '0', '0.5', '2', '0.01', '', '', '', '', '', ''],
-      ['plate', 'plate', 'nut-12', 'nut', 'interference', '664.4', '90', '20', '10', 'true', '0', '', '0', '0.01', '', '', '', '', '', ''],
-      ['nut-2', 'nut', 'plate', 'plate', 'contact', '', '', '', '', 'false', '0', '0.004', '1', '0.01', '', '', '', '', '', ''],
-      ['gear', 'gearwheel', 'tet', 'tetrahedron', 'clearance', '', '', '', '', 'false', '0.3', '', '0', '0.05', '', '', '', '', '', ''],
-      ['bolt-1', 'bolt', 'nut-2', 'nut', 'ignored', '', '', '', '', 'false', '', '0.2', '1', '0.01', 'press fit by design', '', '', '', '', ''],
+      ['R1', 'bolt-1', 'bolt', 'plate', 'plate', 'interference', '', '3.52', '12.1', '40.5', '3', 'false', '0', '0.5', '2', '0.01', '', '', '', '', '', ''],
+      ['R2', 'plate', 'plate', 'nut-12', 'nut', 'interference', '', '664.4', '90', '20', '10', 'true', '0', '', '0', '0.01', '', '', '', '', '', ''],
+      ['R3', 'nut-2', 'nut', 'plate', 'plate', 'contact', '', '', '', '', '', 'false', '0', '0.004', '1', '0.01', '', '', '', '', '', ''],
+      ['R4', 'gear', 'gearwheel', 'tet', 'tetrahedron', 'clearance', '', '', '', '', '', 'false', '0.3', '', '0', '0.05', '', '', '', '', '', ''],
+      ['R5', 'bolt-1', 'bolt', 'nut-2', 'nut', 'ignored', 'ignored', '', '', '', '', 'false', '', '0.2', '1', '0.01', 'press fit by design', '', '', '', '', ''],
     ]);
     expect(text.split('\r\n').length).toBe(7);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
@@ -460,15 +460,17 @@ describe('reportToCsv', () => {
     const report = buildReport(input({ parts, check: check(results) }));
     const text = reportToCsv(report);
     const rows = readCsv(text);
-    expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([
+    expect(rows.slice(1).map((r) => r.slice(1, 5))).toEqual([
       ['p,1', 'say "hi"', `'=HYPERLINK("http://x","y")`, 'line\r\nbreak'],
       [`'-1`, `'+SUM(A1)`, `'@cmd`, `'\tTAB`],
       ['q', 'naïve 部品 ³', 'p,1', 'say "hi"'],
     ]);
-    expect(rows[1]![14]).toBe(`'=1+1, "quoted"\nnext line`);
-    expect(rows[3]![14]).toBe(`'-looks like a formula`);
+    const reason = CSV_COLUMNS.indexOf('reason');
+    expect(rows[1]![reason]).toBe(`'=1+1, "quoted"\nnext line`);
+    expect(rows[3]![reason]).toBe(`'-looks like a formula`);
     // Numbers are never prefixed: negative centroids stay numbers.
-    expect(rows[2]!.slice(5, 12)).toEqual(['0.333333', '-1.5', '0', '0', 'false', '', '0']);
+    const volume = CSV_COLUMNS.indexOf('volume_mm3');
+    expect(rows[2]!.slice(volume, volume + 7)).toEqual(['0.333333', '-1.5', '0', '0', 'false', '', '0']);
     expect(text).toContain('"say ""hi"""');
     expect(text).toContain(`"'=HYPERLINK(""http://x"",""y"")"`);
     // A field never starts with a formula character after its opening quote either.
@@ -491,9 +493,19 @@ describe('reportToCsv', () => {
     expect(csvNumber(1e-5)).toBe('0.00001');
   });
 
-  it('can start with a byte order mark', () => {
-    expect(reportToCsv(buildReport(input()), { bom: true }).startsWith('\uFEFFa,a_name,')).toBe(true);
-    expect(reportToCsv(buildReport(input({ check: check([]) })))).toBe(`${CSV_COLUMNS.join(',')}\r\n`);
+  it('starts with a byte order mark unless told not to', () => {
+    expect(reportToCsv(buildReport(input())).startsWith('\uFEFFid,a,a_name,')).toBe(true);
+    expect(new TextEncoder().encode(reportToCsv(buildReport(input()))).slice(0, 3)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
+    expect(reportToCsv(buildReport(input({ check: check([]) })), { bom: false })).toBe(`${CSV_COLUMNS.join(',')}\r\n`);
+  });
+
+  it('numbers the results and writes the statuses it is given', () => {
+    const report = buildReport(input());
+    const rows = readCsv(reportToCsv(report, { statuses: ['new', 'active', undefined, '=bad'] }));
+    const id = CSV_COLUMNS.indexOf('id');
+    const status = CSV_COLUMNS.indexOf('status');
+    expect(rows.slice(1).map((r) => [r[id], r[status]])).toEqual([['R1', 'new'], ['R2', 'active'], ['R3', ''], ['R4', `'=bad`], ['R5', 'ignored']]);
+    expect(report.results.map((_, i) => resultId(i))).toEqual(['R1', 'R2', 'R3', 'R4', 'R5']);
   });
 });
 

@@ -64,8 +64,12 @@ describe('interfere', () => {
     expect(run(['check', input, '--report', path.join(dir, 'r.json'), '--quiet']).status).toBe(1);
     expect(parseReport(readFileSync(path.join(dir, 'r.json'), 'utf8')).summary.interferences).toBe(6);
     expect(run(['check', input, '--report', path.join(dir, 'r.csv'), '--quiet']).status).toBe(1);
-    const csv = readFileSync(path.join(dir, 'r.csv'), 'utf8').trim().split('\r\n');
-    expect(csv[0]).toMatch(/^a,/);
+    const bytes = readFileSync(path.join(dir, 'r.csv'));
+    // A UTF-8 byte order mark first, so that Excel reads non-ASCII names.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const csv = bytes.toString('utf8').slice(1).trimEnd().split('\r\n');
+    expect(csv[0]).toMatch(/^id,a,a_name,b,b_name,kind,status,/);
+    expect(csv[1]).toMatch(/^R1,/);
     expect(csv.length).toBe(1 + 31);
   }, 180_000);
 
