@@ -4,6 +4,7 @@
  * and `check.overlap` (the overlap solid of an interference).
  */
 import type { RequestOf, ResponseOf } from '../../contract/host.js';
+import { crossingDepth } from '../../../src-core/check/depth.js';
 import { OverlapEngine } from '../../../src-core/check/volume.js';
 import { collidePlaced } from '../../../src-core/collide/collide.js';
 import { minDistance } from '../../../src-core/collide/proximity.js';
@@ -33,17 +34,27 @@ function pairOf(d: DocState, channel: string, a: string, b: string): [PartState,
   return [partOf(d, a), partOf(d, b)];
 }
 
-/** `check.pair`: intersecting triangle pairs, and the distance within `withinMm` when there are none. */
-export function checkPair(d: DocState, { a, b, withinMm }: RequestOf<'check.pair'>): ResponseOf<'check.pair'> {
+/**
+ * `check.pair`: intersecting triangle pairs and, with `depth`, how deep they cross (the deepest
+ * point of either surface inside the other, src-core/check/depth.ts); or the distance within
+ * `withinMm` when there are none.
+ */
+export function checkPair(d: DocState, { a, b, withinMm, depth }: RequestOf<'check.pair'>): ResponseOf<'check.pair'> {
   const [pa, pb] = pairOf(d, 'check.pair', a, b);
-  const ta = bodyOf(d, pa).tree, tb = bodyOf(d, pb).tree;
+  const ba = bodyOf(d, pa), bb = bodyOf(d, pb);
+  const ta = ba.tree, tb = bb.tree;
   const hits = collidePlaced(ta, pa.transform, tb, pb.transform, 'all');
+  relativePlacement(pa.transform, pb.transform, RELATIVE);
   let distanceMm: number | null = null;
-  if (hits.pairCount === 0 && withinMm !== undefined) {
-    relativePlacement(pa.transform, pb.transform, RELATIVE);
+  let depthMm: number | null = null;
+  if (hits.pairCount > 0 && depth === true) {
+    const partA = { id: a, name: pa.name, mesh: ba.mesh, tree: ta, transform: pa.transform, chordErrorMm: ba.chordErrorMm };
+    const partB = { id: b, name: pb.name, mesh: bb.mesh, tree: tb, transform: pb.transform, chordErrorMm: bb.chordErrorMm };
+    depthMm = crossingDepth(partA, partB, RELATIVE, hits.pairs, 0, ba.closed && bb.closed);
+  } else if (hits.pairCount === 0 && withinMm !== undefined) {
     distanceMm = minDistance(ta, tb, RELATIVE, withinMm)?.distance ?? null;
   }
-  return { a, b, trianglePairs: hits.pairs as Uint32Array<ArrayBuffer>, distanceMm };
+  return { a, b, trianglePairs: hits.pairs as Uint32Array<ArrayBuffer>, distanceMm, depthMm };
 }
 
 /** `check.trace`: what the tree query of the pair visited and tested. */
