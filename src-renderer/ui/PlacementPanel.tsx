@@ -69,7 +69,9 @@ function PlacementFields({ part, name }: { part: PartInfo; name: string }) {
     const box = geometryRegistry.bodyBounds(part.bodyKey);
     return box ? aabbCenter(box) : [0, 0, 0];
   }, [part.bodyKey, version]);
-  const fields = useMemo(() => placementFields(part.transform, pivot), [part.transform, pivot]);
+  // While the part is dragged the fields show where it is drawn (the live check's probes move it on the host).
+  const shown = useApp((s) => (s.drag?.partId === part.id ? s.drag.shown : part.transform));
+  const fields = useMemo(() => placementFields(shown, pivot), [shown, pivot]);
   const commit = (field: 'offset' | 'rotation', axis: PlacementAxis, value: number) => {
     const next = withPlacementField(part.transform, pivot, field, axis, value);
     const verb = field === 'offset' ? 'Move' : 'Rotate';
