@@ -16,7 +16,8 @@
  *    shown towards the pointer (`advanceTowards`): the path is split until each piece is covered
  *    by the clearances at its ends, and where a probe crosses a part, the contact between the last
  *    clear probe and it is searched along the path — a step by the clearance when it covers half
- *    of what is left, else by halving — until it is within `toleranceMm`. The part stops there; a
+ *    of what is left, else by halving — until it is within `toleranceMm`, or the part is within
+ *    `toleranceMm` of a part it would cross (a part it only slides past does not stop it). The part stops there; a
  *    placement beyond the contact (the pointer pulled through a thin plate) is never reached, and
  *    pulling back frees the part.
  */
@@ -87,6 +88,17 @@ export function clearanceOf(probe: Probe, resting: ReadonlySet<string>, withinMm
     if (p.distanceMm !== null) c = Math.min(c, p.distanceMm);
   }
   return Math.max(0, c);
+}
+
+/** The distance from the part at the probe to the nearest of `ids` (0 crossing; Infinity beyond reach). */
+export function distanceTo(probe: Probe, ids: readonly string[]): number {
+  let d = Infinity;
+  for (const p of probe.pairs) {
+    if (!ids.includes(p.other)) continue;
+    if (p.trianglePairs.length > 0) return 0;
+    if (p.distanceMm !== null) d = Math.min(d, p.distanceMm);
+  }
+  return d;
 }
 
 /** The parts in contact at a probe: crossing, or within `touchMm`. */
@@ -194,7 +206,8 @@ export async function advanceTowards(from: Anchor, target: Transform, probe: Pro
   let blocked: Node = hit.blocked;
   for (;;) {
     const left = length(clear.placement, blocked.placement);
-    if (left <= o.toleranceMm || clear.clearance <= o.toleranceMm) break;
+    // Close enough, or touching a part it would cross (a part it only passes by does not stop it).
+    if (left <= o.toleranceMm || (clear.probe !== null && distanceTo(clear.probe, blocked.blockers) <= o.toleranceMm)) break;
     if (probes >= o.maxProbes) return { reached: clear, blockers: blocked.blockers, partial: true, probes };
     // The clearance covers this fraction of what is left for sure: step by it when it is more than half.
     const safe = clear.clearance / left;

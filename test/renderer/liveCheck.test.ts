@@ -117,6 +117,24 @@ describe('searching the contact along a drag', () => {
     expect(back.reached.placement[11]).toBe(-6);
   });
 
+  it('slides past a part it only comes near, to the one it would cross', async () => {
+    // A wall 0.004 mm beside the cube's path all the way down: near, never crossed.
+    const beside = (log: number[]) => {
+      const plate = fakeProbe(log);
+      return async (t: Transform): Promise<Probe> => {
+        const p = await plate(t);
+        return { ...p, pairs: [...p.pairs, { other: 'wall', trianglePairs: new Uint32Array(0), distanceMm: 0.004, depthMm: null }], checked: 2 };
+      };
+    };
+    const log: number[] = [];
+    const from = await beside([])(at(-5));
+    const r = await advanceTowards({ placement: from.placement, clearance: clearanceOf(from, new Set(), WITHIN), probe: from }, at(-9.5), beside(log), OPTIONS);
+    expect(r.blockers).toEqual(['plate']);
+    expect(r.reached.placement[11]).toBeGreaterThanOrEqual(TOP);
+    expect(r.reached.placement[11]).toBeLessThanOrEqual(TOP + TOL);
+    expect(log.length).toBeLessThanOrEqual(12);
+  });
+
   it('lets a resting part through', async () => {
     const resting = new Set(['plate']);
     const r = await advanceTowards(await anchorAt(-9.5, resting), at(-9.7), fakeProbe(), { ...OPTIONS, resting });
