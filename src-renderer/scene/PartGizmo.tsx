@@ -18,6 +18,7 @@ import type { Transform } from '../state/placement';
 import { isPartVisible } from '../state/selectors';
 import { partGroups } from './partGroups';
 import { partMatrix } from './sceneMath';
+import { testHook } from './testHook';
 
 const DEG = Math.PI / 180;
 
@@ -59,11 +60,14 @@ export function PartGizmo() {
 
   useLayoutEffect(() => {
     // `axis` names the handle under the pointer (three-stdlib keeps it private in its types).
-    handleHovered = () => (controls.current as unknown as { axis?: string | null } | null)?.axis != null;
+    const axis = () => (controls.current as unknown as { axis?: string | null } | null)?.axis ?? null;
+    handleHovered = () => axis() !== null;
+    testHook().gizmo = () => (controls.current ? { axis: axis(), position: [proxy.position.x, proxy.position.y, proxy.position.z] } : null);
     return () => {
       handleHovered = () => false;
+      testHook().gizmo = () => null;
     };
-  }, []);
+  }, [proxy]);
 
   // Between drags the gizmo sits at the part's centre, turned like the part.
   useLayoutEffect(() => {
