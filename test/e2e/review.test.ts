@@ -535,6 +535,21 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     expect(Math.abs((after?.[2] ?? NaN) - fileZ - kept)).toBeLessThan(1e-3);
   });
 
+  it('Esc in a Placement field puts its value back and leaves the field, so shortcuts work again', async () => {
+    const field = page.getByTestId('placement-x');
+    const before = await field.inputValue();
+    await field.click();
+    await field.fill('77');
+    await field.press('Escape');
+    expect(await field.inputValue()).toBe(before);
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('data-testid') ?? null)).not.toBe('placement-x');
+    // The next key is a shortcut, not typing: W toggles the move gizmo off (it was on).
+    expect(await page.getByTestId('gizmo-translate').getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('w');
+    await expect.poll(() => page.getByTestId('gizmo-translate').getAttribute('aria-pressed')).toBe('false');
+    expect(await field.inputValue()).toBe(before);
+  });
+
   it('reported no page error and no refused content', () => {
     writeFileSync(path.join(OUT, 'review-console.txt'), problems.join('\n'));
     expect(problems).toEqual([]);
