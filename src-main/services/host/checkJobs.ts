@@ -135,8 +135,9 @@ export class CheckJobs {
       possibleKinds: r.possibleKinds ? [...r.possibleKinds] : null,
       status: diff.statuses[i],
     }));
+    // The review follows the check and is saved with the next save; a check alone is not an edit
+    // (it leaves the document clean, so opening another asks nothing).
     d.review = diff.review;
-    if (diff.changed) this.store.changed(d);
     const resolved = diff.resolved;
     const outcome: CheckOutcome = {
       checkId: jobId,
