@@ -32,7 +32,9 @@ function stageOf(p: CheckProgress): string {
 }
 
 export class CheckJobs {
-  constructor(private readonly ctx: HostContext, private readonly store: DocumentStore) {}
+  // The store is no longer needed here (a check does not mark the document changed); the
+  // parameter stays so that the service builds its parts as before.
+  constructor(private readonly ctx: HostContext, _store: DocumentStore) {}
 
   /** `check.run`: starts a check of the document (cancelling its running one); returns its job id. */
   start(d: DocState, scope: CheckScope | undefined, refine: boolean | undefined): string {
