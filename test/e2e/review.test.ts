@@ -38,6 +38,8 @@ const PLATE = 'plate-10';
 /** bolt-5's other mates, which the sideways move makes interfere too. */
 const BOLT_MATES = ['l-bracket-9', 'nut-6'];
 const ASSEMBLY_NAME = 'AS1 bracket review';
+/** The status bar names the file; the assembly's name is its tooltip. */
+const ASSEMBLY_FILE = 'as1-review.assembly.json';
 
 
 
@@ -250,7 +252,8 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     // The app starts with the bundled sample; the review is of the saved assembly.
     await openThroughDialog(page, assemblyPath);
     await expect.poll(() => page.locator('[data-testid^="part-row-"]').count()).toBe(18);
-    expect(await page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_NAME);
+    expect(await page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_FILE);
+    expect(await page.locator('.status-bar .doc-name').getAttribute('title')).toBe(`${ASSEMBLY_NAME}\n${assemblyPath}`);
     expect(await page.getByTestId('setting-tolerance').inputValue()).toBe('0.05');
     expect(await page.locator('[data-testid^="result-row-"]').count()).toBe(0);
     await dismissNotices();
@@ -385,7 +388,7 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
 
     const mtimeBefore = statSync(assemblyPath).mtimeMs;
     await page.getByTestId('save-button').click();
-    await expect.poll(() => page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_NAME);
+    await expect.poll(() => page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_FILE);
     expect(await page.getByTestId('save-button').textContent()).toBe('Save');
     expect(statSync(assemblyPath).mtimeMs).toBeGreaterThan(mtimeBefore);
 
@@ -412,7 +415,7 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     await openThroughDialog(page, assemblyPath);
     await expect.poll(() => page.getByTestId('results-summary').textContent()).toBe('Review saved in the assembly: 32 pairs. Run the check (F5) to compare.');
     expect(await tableStatuses(page, partIds)).toEqual(savedStatuses);
-    expect(await page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_NAME);
+    expect(await page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_FILE);
 
     await page.getByTestId(`part-row-${BOLT}`).click();
     expect(await offsets(page)).toEqual(['0', '0', '1']);
@@ -444,7 +447,7 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     await dialog.getByTestId('recovery-recover').click();
     await waitDrawn(page, before);
     expect(await page.getByTestId('dialog-recovery').count()).toBe(0);
-    await expect.poll(() => page.locator('.status-bar .doc-name').textContent()).toBe(`${ASSEMBLY_NAME} • unsaved`);
+    await expect.poll(() => page.locator('.status-bar .doc-name').textContent()).toBe(`${ASSEMBLY_FILE} • unsaved`);
     await page.getByTestId(`part-row-${BOLT}`).click();
     expect(await offsets(page)).toEqual(['2', '0', '1']);
     // The statuses saved before come back with it.
