@@ -363,7 +363,8 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
           }));
         } catch (error) {
           set((s) => ({ batch: s.batch ? { ...s.batch, status: 'failed', error: describeError(error).message } : null }));
-          get().reportError('Could not start the batch check', error);
+          // The Batch dialog shows why; a message only when it is not open (the desktop's own dialogs).
+          if (get().dialog !== 'batch') get().reportError('Could not start the batch check', error);
         }
       },
 

@@ -339,6 +339,26 @@ describe('documents', () => {
   });
 });
 
+describe('batch checks', () => {
+  it('shows a refused report folder in the Batch dialog, and a finished batch there only as a passing message', async () => {
+    const { store, host } = await setup();
+    host.handle('batch.run', (req) => {
+      if (req.reportFolder === '/nowhere/reports') throw new FakeHostError({ code: 'permission-denied', message: 'the report folder /nowhere/reports cannot be made: permission denied', path: '/nowhere/reports' });
+      return { jobId: 'job-9' };
+    });
+    store.getState().openDialog('batch');
+    await store.getState().runBatch(['/data/a.assembly.json'], '/nowhere/reports');
+    expect(store.getState().batch).toMatchObject({ status: 'failed', error: 'the report folder /nowhere/reports cannot be made: permission denied' });
+    expect(store.getState().notices).toEqual([]);
+
+    await store.getState().runBatch(['/data/a.assembly.json'], '/data/reports');
+    const failed = { path: '/data/a.assembly.json', status: 'failed' as const, exitCode: 2 as const, summary: null, reportPath: null, error: 'a.assembly.json: broken' };
+    host.emit('job.done', { jobId: 'job-9', kind: 'batch', files: [failed] });
+    expect(store.getState().batch?.status).toBe('done');
+    expect(store.getState().notices.at(-1)).toMatchObject({ level: 'info', title: 'Batch check finished' });
+  });
+});
+
 describe('selection and view', () => {
   it('selects with toggle and range, and a result with its two parts', async () => {
     const doc = documentInfo({ parts: ['p', 'q', 'r', 's'].map((id) => part(id)) });
