@@ -171,7 +171,7 @@ function start(channel: ParentChannel): void {
       case 'pair':
         void answer(msg.jobId, () => {
           const a = bodyIn(msg.docId, msg.a.bodyKey), b = bodyIn(msg.docId, msg.b.bodyKey);
-          return pairHits(a.tree, msg.a.transform, b.tree, msg.b.transform, msg.withinMm);
+          return pairHits(a, msg.a.transform, b, msg.b.transform, msg.withinMm, msg.depth);
         });
         return;
       case 'trace':

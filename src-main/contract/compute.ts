@@ -309,7 +309,7 @@ export function withPositions(tree: SerializedTree, positions: Float64Array): Se
 //   parent → child   bodies  {docId, bodies: [BodyPayload]}   a document's bodies, before first use
 //                    forget  {docId}                         the document was closed
 //                    check   {jobId, docId, parts, settings, ignore, scope, refine}
-//                    pair    {jobId, docId, a, b, withinMm}  check.pair: triangle pairs, distance
+//                    pair    {jobId, docId, a, b, withinMm, depth}  check.pair: triangle pairs, depth, distance
 //                    trace   {jobId, docId, a, b, maxDepth, maxBoxes}
 //                    overlap {jobId, docId, a, b}
 //                    cancel  {jobId}                         checked by the check between pairs
@@ -413,7 +413,7 @@ export const ParentToCheckChildSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('bodies'), docId: key, bodies: z.array(BodyPayloadSchema) }),
   z.strictObject({ type: z.literal('forget'), docId: key }),
   CheckMessageSchema,
-  z.strictObject({ type: z.literal('pair'), jobId, docId: key, a: PlacedPartSchema, b: PlacedPartSchema, withinMm: z.number().nonnegative().nullable() }),
+  z.strictObject({ type: z.literal('pair'), jobId, docId: key, a: PlacedPartSchema, b: PlacedPartSchema, withinMm: z.number().nonnegative().nullable(), depth: z.boolean() }),
   z.strictObject({
     type: z.literal('trace'), jobId, docId: key, a: PlacedPartSchema, b: PlacedPartSchema,
     maxDepth: count.optional(), maxBoxes: count.optional(),
@@ -461,7 +461,7 @@ export const CheckResultSchema = z.strictObject({
 });
 
 /** `check.pair` as computed: triangle pairs, and the distance when there are none (within reach). */
-export const PairHitsSchema = z.strictObject({ trianglePairs: u32, distanceMm: num.nullable() });
+export const PairHitsSchema = z.strictObject({ trianglePairs: u32, distanceMm: num.nullable(), depthMm: num.nullable() });
 export type PairHits = z.infer<typeof PairHitsSchema>;
 
 /** `check.trace` as computed. */

@@ -200,6 +200,8 @@ export const PairCheckSchema = z.object({
   trianglePairs: z.instanceof(Uint32Array),
   /** Minimum distance when they do not intersect and it is within `withinMm`, else null. */
   distanceMm: finite.nullable(),
+  /** With `depth`: how deep the surfaces cross when they intersect (mm; 0 for surfaces that only touch), else null. */
+  depthMm: finite.nullable(),
 });
 export type PairCheck = z.infer<typeof PairCheckSchema>;
 
@@ -319,8 +321,8 @@ export const REQUESTS = {
    * pairs their triangles cannot decide, finer, until they are decided.
    */
   'check.run': { request: docRef.extend({ scope: CheckScopeSchema.optional(), refine: z.boolean().optional() }), response: z.strictObject({ jobId: id }) },
-  /** Re-check one pair at the document's current placements (live check while dragging). */
-  'check.pair': { request: docRef.extend({ a: id, b: id, withinMm: finite.nonnegative().max(1e6).optional() }), response: PairCheckSchema },
+  /** Re-check one pair at the document's current placements (live check while dragging); `depth`: measure how deep they cross. */
+  'check.pair': { request: docRef.extend({ a: id, b: id, withinMm: finite.nonnegative().max(1e6).optional(), depth: z.boolean().optional() }), response: PairCheckSchema },
   /** The traversal of one pair at the current placements (traversal view); boxes up to maxDepth. */
   'check.trace': {
     request: docRef.extend({ a: id, b: id, maxDepth: z.number().int().min(0).max(64).optional(), maxBoxes: z.number().int().min(0).max(200_000).optional() }),

@@ -180,9 +180,9 @@ export class ChildCheckRunner implements CheckRunner {
     }) as Promise<CheckResult>;
   }
 
-  pairHits(docId: string, a: PlacedBody, b: PlacedBody, withinMm: number | null): Promise<PairHits> {
+  pairHits(docId: string, a: PlacedBody, b: PlacedBody, withinMm: number | null, depth = false): Promise<PairHits> {
     const jobId = this.nextJobId++;
-    return this.query(PairHitsSchema, { type: 'pair', jobId, docId, a: placed(a), b: placed(b), withinMm }, [a.body, b.body]);
+    return this.query(PairHitsSchema, { type: 'pair', jobId, docId, a: placed(a), b: placed(b), withinMm, depth }, [a.body, b.body]);
   }
 
   pairTrace(docId: string, a: PlacedBody, b: PlacedBody, limits: { maxDepth?: number; maxBoxes?: number }): Promise<PairTrace> {

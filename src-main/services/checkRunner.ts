@@ -16,6 +16,8 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { runCheck } from '../../src-core/check/check.js';
+import { crossingDepth } from '../../src-core/check/depth.js';
+import { edgeReport } from '../../src-core/geometry/meshProps.js';
 import { refineCheck, type RefineLimits, type Refiner } from '../../src-core/check/refine.js';
 import type { CheckPart, CheckProgress, CheckRequest, CheckResult, CheckSettings, IgnorePair } from '../../src-core/check/types.js';
 import { OverlapEngine } from '../../src-core/check/volume.js';
@@ -70,7 +72,8 @@ export interface CheckRunner {
   /** The whole check, refinement rounds included. */
   runCheck(input: RunCheckInput, options?: RunCheckOptions): Promise<CheckResult>;
   /** `check.pair`: intersecting triangle pairs, and the distance within `withinMm` when there are none. */
-  pairHits(docId: string, a: PlacedBody, b: PlacedBody, withinMm: number | null): Promise<PairHits>;
+  /** With `depth`, how deep crossing surfaces reach into each other (src-core/check/depth.ts). */
+  pairHits(docId: string, a: PlacedBody, b: PlacedBody, withinMm: number | null, depth?: boolean): Promise<PairHits>;
   /** `check.trace`: what the tree query of the pair visited and tested. */
   pairTrace(docId: string, a: PlacedBody, b: PlacedBody, limits: { maxDepth?: number; maxBoxes?: number }): Promise<PairTrace>;
   /** `check.overlap`: the overlap solid (manifold-3d), null when there is none. */
@@ -117,15 +120,33 @@ export async function checkWithRefinement(
   return refineCheck(request, first, options.refiner, { ...checkOptions, ...(options.refineLimits ? { limits: options.refineLimits } : {}) });
 }
 
-/** Intersecting triangle pairs of two placed trees, and their distance within `withinMm` when there are none. */
-export function pairHits(ta: ObbTree, placementA: Float64Array, tb: ObbTree, placementB: Float64Array, withinMm: number | null): PairHits {
+const closedness = new WeakMap<TriangleMesh, boolean>();
+const isClosed = (m: TriangleMesh): boolean => {
+  let c = closedness.get(m);
+  if (c === undefined) { c = edgeReport(m).closed; closedness.set(m, c); }
+  return c;
+};
+
+/**
+ * Intersecting triangle pairs of two placed bodies; with `depth`, how deep they cross (the deepest
+ * point of either surface inside the other); their distance within `withinMm` when none cross.
+ */
+export function pairHits(
+  a: Pick<CheckBody, 'mesh' | 'tree' | 'chordErrorMm'>, placementA: Float64Array,
+  b: Pick<CheckBody, 'mesh' | 'tree' | 'chordErrorMm'>, placementB: Float64Array,
+  withinMm: number | null, depth = false,
+): PairHits {
   const ma = parseRigid(placementA), mb = parseRigid(placementB);
-  const hits = collidePlaced(ta, ma, tb, mb, 'all');
-  let distanceMm: number | null = null;
-  if (hits.pairCount === 0 && withinMm !== null) {
-    distanceMm = minDistance(ta, tb, relative(ma, mb), withinMm)?.distance ?? null;
+  const hits = collidePlaced(a.tree, ma, b.tree, mb, 'all');
+  let distanceMm: number | null = null, depthMm: number | null = null;
+  if (hits.pairCount > 0 && depth) {
+    const part = (x: typeof a, id: string, transform: Float64Array): CheckPart =>
+      ({ id, name: id, mesh: x.mesh, tree: x.tree, transform, chordErrorMm: x.chordErrorMm });
+    depthMm = crossingDepth(part(a, 'a', placementA), part(b, 'b', placementB), relative(ma, mb), hits.pairs, 0, isClosed(a.mesh) && isClosed(b.mesh));
+  } else if (hits.pairCount === 0 && withinMm !== null) {
+    distanceMm = minDistance(a.tree, b.tree, relative(ma, mb), withinMm)?.distance ?? null;
   }
-  return { trianglePairs: hits.pairs, distanceMm };
+  return { trianglePairs: hits.pairs, distanceMm, depthMm };
 }
 
 export function pairTrace(ta: ObbTree, placementA: Float64Array, tb: ObbTree, placementB: Float64Array, limits: { maxDepth?: number; maxBoxes?: number }): PairTrace {
@@ -176,8 +197,8 @@ export class InProcessCheckRunner implements CheckRunner {
     );
   }
 
-  async pairHits(_docId: string, a: PlacedBody, b: PlacedBody, withinMm: number | null): Promise<PairHits> {
-    return pairHits(a.body.tree, a.transform, b.body.tree, b.transform, withinMm);
+  async pairHits(_docId: string, a: PlacedBody, b: PlacedBody, withinMm: number | null, depth = false): Promise<PairHits> {
+    return pairHits(a.body, a.transform, b.body, b.transform, withinMm, depth);
   }
 
   async pairTrace(_docId: string, a: PlacedBody, b: PlacedBody, limits: { maxDepth?: number; maxBoxes?: number }): Promise<PairTrace> {

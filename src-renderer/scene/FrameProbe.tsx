@@ -28,6 +28,15 @@ export function FrameProbe() {
       const rect = gl.domElement.getBoundingClientRect();
       return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height };
     };
+    testHook().partCentre = (partId) => {
+      const group = partGroups.get(partId);
+      const part = appStore.getState().doc?.parts.find((p) => p.id === partId);
+      const box = part ? geometryRegistry.get(part.bodyKey)?.bounds : undefined;
+      if (!group || !box) return null;
+      group.updateMatrixWorld();
+      const p = box.getCenter(new Vector3()).applyMatrix4(group.matrixWorld);
+      return [p.x, p.y, p.z];
+    };
   }, [get]);
   useEffect(() => {
     const hook = testHook();

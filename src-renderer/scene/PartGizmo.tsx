@@ -2,10 +2,12 @@
  * The transform gizmo on the selected part (one part selected, a mode chosen: W move, E rotate),
  * at the part's centre, along the world axes, with the snapping steps of the placement panel.
  *
- * The gizmo moves a stand-in object; each move places the part's group directly (partGroups)
- * and hands the placement to the store's drag (the live check), which answers where to show the
- * part — at the last clear placement when it is stopped at contact. Nothing goes through React
- * per pointer move; when the drag ends the placement is kept as one undoable step.
+ * The gizmo moves a stand-in object; each move hands the placement to the store's drag (the live
+ * check), which answers where to show the part — short of the contact when it stops there. The
+ * part's group (partGroups) and the stand-in are both put where the part is shown, so the part,
+ * the gizmo and the Placement fields agree at every moment (the gizmo keeps measuring the pointer
+ * from where the drag began, so holding it back does not lose the pointer). When the drag ends the
+ * placement is kept as one undoable step.
  */
 import { TransformControls } from '@react-three/drei';
 import { useThree } from '@react-three/fiber';
@@ -16,6 +18,7 @@ import type { Transform } from '../state/placement';
 import { isPartVisible } from '../state/selectors';
 import { partGroups } from './partGroups';
 import { partMatrix } from './sceneMath';
+import { testHook } from './testHook';
 
 const DEG = Math.PI / 180;
 
@@ -49,16 +52,22 @@ export function PartGizmo() {
   const dragging = shown !== null;
   const invalidate = useThree((s) => s.invalidate);
   const proxy = useMemo(() => new Object3D(), []);
-  const scratch = useMemo(() => ({ m: new Matrix4(), proxyInverse: new Matrix4(), start: new Matrix4(), centre: new Vector3() }), []);
+  const scratch = useMemo(
+    () => ({ m: new Matrix4(), proxyInverse: new Matrix4(), proxyStart: new Matrix4(), start: new Matrix4(), startInverse: new Matrix4(), centre: new Vector3(), scale: new Vector3() }),
+    [],
+  );
   const controls = useRef<ComponentRef<typeof TransformControls>>(null);
 
   useLayoutEffect(() => {
     // `axis` names the handle under the pointer (three-stdlib keeps it private in its types).
-    handleHovered = () => (controls.current as unknown as { axis?: string | null } | null)?.axis != null;
+    const axis = () => (controls.current as unknown as { axis?: string | null } | null)?.axis ?? null;
+    handleHovered = () => axis() !== null;
+    testHook().gizmo = () => (controls.current ? { axis: axis(), position: [proxy.position.x, proxy.position.y, proxy.position.z] } : null);
     return () => {
       handleHovered = () => false;
+      testHook().gizmo = () => null;
     };
-  }, []);
+  }, [proxy]);
 
   // Between drags the gizmo sits at the part's centre, turned like the part.
   useLayoutEffect(() => {
@@ -73,18 +82,31 @@ export function PartGizmo() {
     invalidate();
   }, [part, dragging, version, proxy, scratch, invalidate]);
 
+  /** The part and the stand-in where the part is shown: the stand-in at S · T₀⁻¹ · P₀. */
+  const showAt = useCallback(
+    (partId: string, t: Transform) => {
+      placeGroup(partId, t, scratch.m);
+      partMatrix(t, scratch.m).multiply(scratch.startInverse).multiply(scratch.proxyStart);
+      scratch.m.decompose(proxy.position, proxy.quaternion, scratch.scale);
+      proxy.updateMatrixWorld();
+      invalidate();
+    },
+    [proxy, scratch, invalidate],
+  );
+
   // Where the store says to show the dragged part (the live check may hold it at contact).
   useLayoutEffect(() => {
     if (!part || !shown) return;
-    placeGroup(part.id, shown, scratch.m);
-    invalidate();
-  }, [part, shown, scratch, invalidate]);
+    showAt(part.id, shown);
+  }, [part, shown, showAt]);
 
   const onMouseDown = useCallback(() => {
     if (!part) return;
     proxy.updateMatrix();
+    scratch.proxyStart.copy(proxy.matrix);
     scratch.proxyInverse.copy(proxy.matrix).invert();
     partMatrix(part.transform, scratch.start);
+    scratch.startInverse.copy(scratch.start).invert();
     appStore.getState().beginDrag(part.id);
   }, [part, proxy, scratch]);
 
@@ -93,10 +115,8 @@ export function PartGizmo() {
     proxy.updateMatrix();
     // The part moves as the stand-in does: P · P₀⁻¹ · T₀.
     scratch.m.multiplyMatrices(proxy.matrix, scratch.proxyInverse).multiply(scratch.start);
-    const show = appStore.getState().dragTo(rowMajor(scratch.m));
-    placeGroup(part.id, show, scratch.m);
-    invalidate();
-  }, [part, proxy, scratch, invalidate]);
+    showAt(part.id, appStore.getState().dragTo(rowMajor(scratch.m)));
+  }, [part, proxy, scratch, showAt]);
 
   const onMouseUp = useCallback(() => {
     if (!part || appStore.getState().drag?.partId !== part.id) return;

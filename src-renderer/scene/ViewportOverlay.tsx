@@ -1,7 +1,9 @@
 /** Text over the viewport: what it shows, the grid step and the units, the live check, and empty states. */
 import { useMemo } from 'react';
 import { useApp } from '../appStore';
+import { DEFAULT_TOUCH_TOLERANCE_MM } from '../../src-core/check/tolerance';
 import { formatMeasure } from '../state/format';
+import { liveSummary } from '../state/liveStatus';
 import { gridFor } from './sceneMath';
 import { useSceneBounds } from './useSceneBounds';
 
@@ -33,35 +35,18 @@ export function ViewportOverlay() {
   );
 }
 
-/** What the live check finds while (and after) a part is dragged. */
+/** What the live check finds while (and after) a part is dragged (state/liveStatus.ts). */
 function LiveStatus() {
   const live = useApp((s) => s.live);
   const settling = useApp((s) => s.drag?.settling ?? false);
   const dragging = useApp((s) => s.drag !== null);
   const names = useApp((s) => s.partNames);
+  const touchMm = useApp((s) => s.doc?.settings.touchToleranceMm ?? DEFAULT_TOUCH_TOLERANCE_MM);
   if (!live && !dragging) return null;
-  const label = (id: string) => names.get(id) ?? id;
-  const touching = live ? live.pairs.filter((p) => p.trianglePairs.length > 0) : [];
-  const near = live ? live.pairs.filter((p) => p.trianglePairs.length === 0 && p.distanceMm !== null).sort((x, y) => (x.distanceMm ?? 0) - (y.distanceMm ?? 0)) : [];
-  const stopped = live?.stoppedBy ?? [];
-  let text: string;
-  let tone: 'clear' | 'contact' | 'stopped';
-  if (!live) {
-    text = 'Live check…';
-    tone = 'clear';
-  } else if (stopped.length > 0) {
-    text = `Stopped at contact with ${stopped.map(label).join(', ')}`;
-    tone = 'stopped';
-  } else if (touching.length > 0) {
-    text = `Touching or crossing ${touching.map((p) => label(p.other)).join(', ')} (red)`;
-    tone = 'contact';
-  } else {
-    text = near.length > 0 ? `Clear · nearest ${label(near[0].other)} at ${formatMeasure(near[0].distanceMm)} mm` : `Clear of every part within ${formatMeasure(live.withinMm)} mm`;
-    tone = 'clear';
-  }
+  const summary = live ? liveSummary(live, touchMm, (id) => names.get(id) ?? id) : { tone: 'clear' as const, text: 'Live check…' };
   return (
-    <div className={`live-status live-${tone}`} role="status" data-testid="live-status">
-      <strong>{settling ? 'Settling' : dragging ? 'Live check' : 'Last move'}</strong> {text}
+    <div className={`live-status live-${summary.tone}`} role="status" data-testid="live-status" data-tone={summary.tone}>
+      <strong>{settling ? 'Settling' : dragging ? 'Live check' : 'Last move'}</strong> {summary.text}
     </div>
   );
 }

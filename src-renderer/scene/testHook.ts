@@ -13,6 +13,10 @@ export interface InterfereTestHook {
    * page, in CSS pixels; null without that part. Lets a test aim the gizmo's handles.
    */
   partPoint?: (partId: string, offsetMm?: readonly [number, number, number]) => { x: number; y: number } | null;
+  /** Where the centre of a part is drawn (world mm); null without that part. */
+  partCentre?: (partId: string) => [number, number, number] | null;
+  /** The gizmo's handle under the pointer ('X', 'Y', 'Z', 'XY', …) and where the gizmo is (world mm); null without a gizmo. */
+  gizmo?: () => { axis: string | null; position: [number, number, number] } | null;
 }
 
 declare global {

@@ -74,6 +74,7 @@ export function createCommandSlice(ctx: SliceContext): StateCreator<AppState, []
           if (foregroundJob(s)) void s.cancelJob();
           else if (s.contextMenu !== null) s.closeContextMenu();
           else if (s.dialog !== null) s.closeDialog();
+          else if (s.notices.length > 0) s.dismissNotice(s.notices[s.notices.length - 1].id);
           else if (s.isolation !== null) s.endIsolation();
           else if (s.selectedResult !== null) s.selectResult(null);
           else s.clearSelection();

@@ -53,16 +53,22 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
     }
 
     /**
-     * Opens a document through `open` (a path, a dialog, a dropped file), asking first when the
-     * current one has unsaved changes; the previous document is closed on the host.
+     * Opens a document through `open` (a path, a dialog, a dropped file); once it has opened, asks
+     * before discarding the current one's unsaved changes (a file that does not open, or a dialog
+     * cancelled, asks nothing), and closes what is not kept on the host.
      */
     async function openVia(host: HostApi, what: string | null, open: () => Promise<DocumentInfo | null>): Promise<void> {
-      const prev = get().doc;
-      if (prev?.dirty && !confirm(`${prev.name} has unsaved changes. Open another file and discard them?`)) return;
       set({ busy: what !== null ? `Opening ${what}` : 'Opening' });
       try {
         const doc = await open();
         if (!doc) return;
+        const prev = get().doc;
+        if (prev && prev.id !== doc.id && prev.dirty && !confirm(`${prev.name} has unsaved changes. Open ${doc.name} and discard them?`)) {
+          host.docClose({ docId: doc.id }).catch(() => {
+            // At worst the unwanted document stays in the host's memory.
+          });
+          return;
+        }
         get().receiveDocument(doc);
         if (prev && prev.id !== doc.id) {
           host.docClose({ docId: prev.id }).catch(() => {
@@ -357,7 +363,8 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
           }));
         } catch (error) {
           set((s) => ({ batch: s.batch ? { ...s.batch, status: 'failed', error: describeError(error).message } : null }));
-          get().reportError('Could not start the batch check', error);
+          // The Batch dialog shows why; a message only when it is not open (the desktop's own dialogs).
+          if (get().dialog !== 'batch') get().reportError('Could not start the batch check', error);
         }
       },
 

@@ -80,8 +80,9 @@ export function createJobHandlers(set: SetState, get: GetState, ctx: SliceContex
     const failed = files.filter((f) => f.status === 'failed').length;
     const interfering = files.filter((f) => f.status === 'interference').length;
     const lines = files.map((f) => `${f.path}: ${f.status}${f.error ? ` — ${f.error}` : ''}${f.reportPath ? ` (report ${f.reportPath})` : ''}`);
+    // The Batch dialog lists the files itself: then the message only passes.
     get().notify(
-      failed > 0 ? 'warning' : 'info',
+      failed > 0 && get().dialog !== 'batch' ? 'warning' : 'info',
       'Batch check finished',
       `${files.length} files: ${files.length - failed - interfering} clear, ${interfering} with interference, ${failed} failed.\n${lines.join('\n')}`,
     );

@@ -33,5 +33,8 @@ export function createNoticeSlice(deps: StoreDeps): StateCreator<AppState, [], [
     dismissNotice(id) {
       set((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
     },
+    dismissAllNotices() {
+      set({ notices: [] });
+    },
   });
 }

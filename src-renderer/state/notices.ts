@@ -48,3 +48,19 @@ export function describeError(error: unknown): ErrorDetails {
   if (error instanceof Error) return { code: null, message: error.message || error.name, path: null };
   return { code: null, message: String(error), path: null };
 }
+
+/** Notices shown over the view at most; older ones are counted, not shown. */
+export const MAX_NOTICES_SHOWN = 3;
+
+/** How long a message (info) stays before it fades, ms; errors and warnings stay until dismissed. */
+export const INFO_NOTICE_MS = 6000;
+
+/** The notices to show (the newest few, oldest of them first, the newest last) and how many older ones are not shown. */
+export function noticeStack(notices: readonly Notice[], max = MAX_NOTICES_SHOWN): { shown: Notice[]; hidden: number } {
+  return { shown: notices.slice(Math.max(0, notices.length - max)), hidden: Math.max(0, notices.length - max) };
+}
+
+/** The notice Esc closes: the newest. */
+export function newestNotice(notices: readonly Notice[]): Notice | null {
+  return notices.at(-1) ?? null;
+}

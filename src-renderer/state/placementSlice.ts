@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
+import { DEFAULT_TOUCH_TOLERANCE_MM } from '../../src-core/check/tolerance';
 import type { SliceContext } from './context';
 import { LiveChecker } from './liveCheck';
 import { aabbCenter, aabbDiagonal, sameTransform, transformAabb, type Aabb, type Transform } from './placement';
@@ -140,6 +141,7 @@ export function createPlacementSlice(ctx: SliceContext): StateCreator<AppState, 
             pivot: aabbCenter(box),
             others,
             withinMm,
+            touchMm: doc.settings.touchToleranceMm ?? DEFAULT_TOUCH_TOLERANCE_MM,
             stopAtContact,
             schedule,
             onReport: (r) => {
@@ -159,7 +161,11 @@ export function createPlacementSlice(ctx: SliceContext): StateCreator<AppState, 
       dragTo(transform) {
         if (!session) return transform;
         session.latest = transform;
-        return session.checker ? session.checker.update(transform) : transform;
+        const shown = session.checker ? session.checker.update(transform) : transform;
+        // The fields and the gizmo follow where the part is drawn.
+        const d = get().drag;
+        if (d && d.partId === session.partId && !sameTransform(d.shown, shown, 0)) set({ drag: { ...d, shown } });
+        return shown;
       },
 
       async endDrag(changeLabel) {

@@ -62,9 +62,18 @@ export function splitStatusKey(key: string, ids: ReadonlySet<string>): [string, 
 /**
  * The rows of the table. With an outcome: its results, with their status as the document now
  * keeps it (the user may have changed it since), then the pairs it resolved. Without one: the
- * statuses saved in the assembly, so a reopened review shows where it stood.
+ * statuses saved in the assembly, so a reopened review shows where it stood. Each row names its
+ * parts in the order of `partIds` (the assembly's part order), whichever way round the result does.
  */
 export function tableRows(outcome: CheckOutcome | null, statuses: Readonly<Record<string, ResultStatus>>, partIds: ReadonlySet<string>): TableRow[] {
+  const rows = tableRowsAsFound(outcome, statuses, partIds);
+  // One order per pair, whichever way round the host names it: the assembly's part order (the set's).
+  const order = new Map<string, number>();
+  for (const id of partIds) order.set(id, order.size);
+  return rows.map((r) => ((order.get(r.a) ?? Infinity) > (order.get(r.b) ?? Infinity) ? { ...r, a: r.b, b: r.a } : r));
+}
+
+function tableRowsAsFound(outcome: CheckOutcome | null, statuses: Readonly<Record<string, ResultStatus>>, partIds: ReadonlySet<string>): TableRow[] {
   if (outcome) {
     const rows: TableRow[] = outcome.results.map((r) => {
       const key = resultKey(r);

@@ -23,7 +23,7 @@ export const SHORTCUTS: readonly { keys: string; action: string; command: AppCom
   { keys: 'Ctrl+Shift+S', action: 'Save as…', command: 'file.saveAs' },
   { keys: 'Ctrl+E', action: 'Export report…', command: 'file.exportReport' },
   { keys: 'F5 or Ctrl+Enter', action: 'Run the interference check', command: 'check.run' },
-  { keys: 'Esc', action: 'Cancel the running job, else close the menu or dialog, end the isolation, clear the selection', command: 'check.cancel' },
+  { keys: 'Esc', action: 'Cancel the running job, else close the menu or dialog, the newest message, end the isolation, clear the selection', command: 'check.cancel' },
   { keys: 'Ctrl+Z', action: 'Undo the last placement change', command: 'edit.undo' },
   { keys: 'Ctrl+Shift+Z or Ctrl+Y', action: 'Redo', command: 'edit.redo' },
   { keys: 'W', action: 'Move gizmo on the selected part (again: off)', command: 'gizmo.translate' },

@@ -232,6 +232,7 @@ export interface NoticeSlice {
   /** Reports a failure as an error notice (a cancellation as an info notice). */
   reportError(title: string, error: unknown, path?: string | null): void;
   dismissNotice(id: number): void;
+  dismissAllNotices(): void;
 }
 
 export type CommandSource = 'ui' | 'key' | 'menu';

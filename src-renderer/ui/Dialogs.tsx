@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useApp } from '../appStore';
 import { formatCount, formatDateTime, percentDone } from '../state/format';
+import { assemblyPathFor, saveAsPathFor } from '../state/paths';
 import { SHORTCUTS } from '../state/shortcuts';
 import type { DialogKind, ReportFormat } from '../state/types';
 
@@ -135,18 +136,12 @@ function ImportDialog() {
   );
 }
 
-/** Where a document is saved by default: next to its file, as an assembly. */
-function suggestedAssemblyPath(path: string | null, name: string): string {
-  if (path === null) return `${name.replace(/\.[^.]*$/, '') || 'assembly'}.assembly.json`;
-  if (path.endsWith('.assembly.json')) return path;
-  return `${path.replace(/\.[^./\\]*$/, '')}.assembly.json`;
-}
-
 function SaveAsDialog() {
   const doc = useApp((s) => s.doc);
   const saveDocument = useApp((s) => s.saveDocument);
   const close = useApp((s) => s.closeDialog);
-  const [path, setPath] = useState(() => (doc ? suggestedAssemblyPath(doc.path, doc.name) : ''));
+  const recent = useApp((s) => s.appInfo?.recentFiles);
+  const [path, setPath] = useState(() => (doc ? saveAsPathFor(doc.path, doc.name, (p) => recent?.includes(p) ?? false) : ''));
   return (
     <Modal
       title="Save assembly as"
@@ -170,7 +165,7 @@ function ExportDialog() {
   const exportReport = useApp((s) => s.exportReport);
   const close = useApp((s) => s.closeDialog);
   const [format, setFormat] = useState<'html' | 'csv' | 'json'>('html');
-  const base = doc ? suggestedAssemblyPath(doc.path, doc.name).replace(/\.assembly\.json$/, '') : 'report';
+  const base = doc ? assemblyPathFor(doc.path, doc.name).replace(/\.assembly\.json$/, '') : 'report';
   const [path, setPath] = useState(`${base}-report.html`);
   const choose = (f: 'html' | 'csv' | 'json') => {
     setFormat(f);

@@ -4,7 +4,7 @@
  * step sent to the host (saved with the assembly). The fields' convention is in their tooltips
  * (see state/placement.ts).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { geometryRegistry, useApp } from '../appStore';
 import { parseSignedInput, placementFieldText } from '../state/format';
 import { aabbCenter, IDENTITY_TRANSFORM, placementFields, withPlacementField, type PlacementAxis, type Vec3 } from '../state/placement';
@@ -16,9 +16,9 @@ const SNAP_MM = [null, 0.01, 0.1, 0.5, 1, 5, 10];
 const SNAP_DEG = [null, 1, 5, 15, 45, 90];
 
 const OFFSET_TIP =
-  'Offset of the part’s centre (the centre of its bounding box) from where its file places it, along the world axes, in millimetres. Enter to apply, Esc to go back, ↑/↓ to step.';
+  'Offset of the part’s centre (the centre of its bounding box) from where its file places it, along the world axes, in millimetres. Enter to apply, Esc to put the value back and leave the field, ↑/↓ to step.';
 const ROTATION_TIP =
-  'Orientation relative to the file, as Euler angles in degrees about the fixed world axes, applied X first, then Y, then Z (R = Rz·Ry·Rx), turning the part about its own centre — where it is now. Enter to apply, Esc to go back, ↑/↓ to step.';
+  'Orientation relative to the file, as Euler angles in degrees about the fixed world axes, applied X first, then Y, then Z (R = Rz·Ry·Rx), turning the part about its own centre — where it is now. Enter to apply, Esc to put the value back and leave the field, ↑/↓ to step.';
 
 export function PlacementPanel() {
   const part = useApp((s) => (s.selectedParts.length === 1 ? (s.doc?.parts.find((p) => p.id === s.selectedParts[0]) ?? null) : null));
@@ -69,7 +69,9 @@ function PlacementFields({ part, name }: { part: PartInfo; name: string }) {
     const box = geometryRegistry.bodyBounds(part.bodyKey);
     return box ? aabbCenter(box) : [0, 0, 0];
   }, [part.bodyKey, version]);
-  const fields = useMemo(() => placementFields(part.transform, pivot), [part.transform, pivot]);
+  // While the part is dragged the fields show where it is drawn (the live check's probes move it on the host).
+  const shown = useApp((s) => (s.drag?.partId === part.id ? s.drag.shown : part.transform));
+  const fields = useMemo(() => placementFields(shown, pivot), [shown, pivot]);
   const commit = (field: 'offset' | 'rotation', axis: PlacementAxis, value: number) => {
     const next = withPlacementField(part.transform, pivot, field, axis, value);
     const verb = field === 'offset' ? 'Move' : 'Rotate';
@@ -140,6 +142,8 @@ function NumberField(props: {
   const { value, unit, onCommit } = props;
   const [text, setText] = useState(placementFieldText(value));
   const [error, setError] = useState<string | null>(null);
+  /** Esc leaves the field without applying what was typed. */
+  const reverting = useRef(false);
   useEffect(() => {
     setText(placementFieldText(value));
     setError(null);
@@ -167,12 +171,18 @@ function NumberField(props: {
         data-testid={props.testId}
         spellCheck={false}
         onChange={(e) => setText(e.target.value)}
-        onBlur={() => commit(text)}
+        onBlur={() => {
+          if (reverting.current) reverting.current = false;
+          else commit(text);
+        }}
         onKeyDown={(e) => {
           if (e.key === 'Enter') commit(text);
           else if (e.key === 'Escape') {
+            // Back to the value, and out of the field: the next keys are shortcuts again.
             setText(placementFieldText(value));
             setError(null);
+            reverting.current = true;
+            e.currentTarget.blur();
           } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
             e.preventDefault();
             const parsed = parseSignedInput(text, unit);

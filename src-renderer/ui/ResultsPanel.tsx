@@ -270,8 +270,12 @@ function ResultRow(props: { row: TableRow; names: ReadonlyMap<string, string>; s
           <span className="muted">—</span>
         )}
       </td>
-      <td>{label(r.a)}</td>
-      <td>{label(r.b)}</td>
+      <td className="part" title={label(r.a)}>
+        {label(r.a)}
+      </td>
+      <td className="part" title={label(r.b)}>
+        {label(r.b)}
+      </td>
       <td className="num">{formatMeasure(result?.volumeMm3)}</td>
       <td className="num">{formatMeasure(result?.depthMm)}</td>
       <td className="num">{formatMeasure(result?.distanceMm)}</td>

@@ -1,6 +1,7 @@
-/** The status bar: document, counts, units, last check, host. */
+/** The status bar: the document's file (its name and path as tooltip), counts, units, last check, host. */
 import { useApp } from '../appStore';
 import { formatClock, formatCount, formatDuration } from '../state/format';
+import { documentLabel } from '../state/paths';
 import { triangleCount } from '../state/selectors';
 
 export function StatusBar() {
@@ -11,10 +12,11 @@ export function StatusBar() {
   const busy = useApp((s) => s.busy);
   const host = useApp((s) => s.appInfo?.host ?? null);
   const connection = useApp((s) => s.connection);
+  const label = doc ? documentLabel(doc) : null;
   return (
     <footer className="status-bar" data-testid="status-bar">
-      <span className="doc-name" title={doc?.path ?? undefined}>
-        {doc ? `${doc.name}${doc.dirty ? ' • unsaved' : ''}` : 'No document'}
+      <span className="doc-name" title={label?.title}>
+        {doc && label ? `${label.text}${doc.dirty ? ' • unsaved' : ''}` : 'No document'}
       </span>
       <span data-testid="status-parts">{formatCount(doc?.parts.length ?? 0)} parts</span>
       <span data-testid="status-triangles">{formatCount(triangleCount(doc))} triangles</span>

@@ -38,6 +38,8 @@ const PLATE = 'plate-10';
 /** bolt-5's other mates, which the sideways move makes interfere too. */
 const BOLT_MATES = ['l-bracket-9', 'nut-6'];
 const ASSEMBLY_NAME = 'AS1 bracket review';
+/** The status bar names the file; the assembly's name is its tooltip. */
+const ASSEMBLY_FILE = 'as1-review.assembly.json';
 
 
 
@@ -53,7 +55,14 @@ function countRed(png: Buffer): { red: number; total: number } {
 
 /** The page's globals the test reads (this file is compiled without DOM types). */
 interface PageGlobals {
-  __interfereTest?: { ready: boolean; renderedFrames: number; documentId: string | null };
+  __interfereTest?: {
+    ready: boolean;
+    renderedFrames: number;
+    documentId: string | null;
+    partPoint?: (partId: string, offsetMm?: readonly [number, number, number]) => { x: number; y: number } | null;
+    partCentre?: (partId: string) => [number, number, number] | null;
+    gizmo?: () => { axis: string | null; position: [number, number, number] } | null;
+  };
   requestAnimationFrame(callback: () => void): number;
 }
 
@@ -243,7 +252,8 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     // The app starts with the bundled sample; the review is of the saved assembly.
     await openThroughDialog(page, assemblyPath);
     await expect.poll(() => page.locator('[data-testid^="part-row-"]').count()).toBe(18);
-    expect(await page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_NAME);
+    expect(await page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_FILE);
+    expect(await page.locator('.status-bar .doc-name').getAttribute('title')).toBe(`${ASSEMBLY_NAME}\n${assemblyPath}`);
     expect(await page.getByTestId('setting-tolerance').inputValue()).toBe('0.05');
     expect(await page.locator('[data-testid^="result-row-"]').count()).toBe(0);
     await dismissNotices();
@@ -378,7 +388,7 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
 
     const mtimeBefore = statSync(assemblyPath).mtimeMs;
     await page.getByTestId('save-button').click();
-    await expect.poll(() => page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_NAME);
+    await expect.poll(() => page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_FILE);
     expect(await page.getByTestId('save-button').textContent()).toBe('Save');
     expect(statSync(assemblyPath).mtimeMs).toBeGreaterThan(mtimeBefore);
 
@@ -405,7 +415,7 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     await openThroughDialog(page, assemblyPath);
     await expect.poll(() => page.getByTestId('results-summary').textContent()).toBe('Review saved in the assembly: 32 pairs. Run the check (F5) to compare.');
     expect(await tableStatuses(page, partIds)).toEqual(savedStatuses);
-    expect(await page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_NAME);
+    expect(await page.locator('.status-bar .doc-name').textContent()).toBe(ASSEMBLY_FILE);
 
     await page.getByTestId(`part-row-${BOLT}`).click();
     expect(await offsets(page)).toEqual(['0', '0', '1']);
@@ -437,11 +447,110 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     await dialog.getByTestId('recovery-recover').click();
     await waitDrawn(page, before);
     expect(await page.getByTestId('dialog-recovery').count()).toBe(0);
-    await expect.poll(() => page.locator('.status-bar .doc-name').textContent()).toBe(`${ASSEMBLY_NAME} • unsaved`);
+    await expect.poll(() => page.locator('.status-bar .doc-name').textContent()).toBe(`${ASSEMBLY_FILE} • unsaved`);
     await page.getByTestId(`part-row-${BOLT}`).click();
     expect(await offsets(page)).toEqual(['2', '0', '1']);
     // The statuses saved before come back with it.
     expect(await tableStatuses(page, partIds)).toEqual(savedStatuses);
+  });
+
+  it('drags the bolt down onto the parts below with stop at contact: it stops there, the fields and the gizmo with it', async () => {
+    await dismissNotices();
+    await page.getByTestId(`part-row-${BOLT}`).click();
+    // Lifted clear of its holes (it was pushed 2 mm sideways), then dragged back down with the gizmo.
+    await setPlacement(page, 'z', '40');
+    const stop = page.getByTestId('stop-at-contact');
+    if (!(await stop.isChecked())) await stop.check();
+    await page.getByTestId('gizmo-translate').click();
+    await settle(page);
+
+    const centre = () => page.evaluate((id) => (globalThis as unknown as PageGlobals).__interfereTest?.partCentre?.(id) ?? null, BOLT);
+    const gizmo = () => page.evaluate(() => (globalThis as unknown as PageGlobals).__interfereTest?.gizmo?.() ?? null);
+    const point = (dz: number) => page.evaluate(([id, z]) => (globalThis as unknown as PageGlobals).__interfereTest?.partPoint?.(id, [0, 0, z]) ?? null, [BOLT, dz] as [string, number]);
+    const fieldZ = async () => Number(await page.getByTestId('placement-z').inputValue());
+    const start = await centre();
+    const p0 = await point(0);
+    const p10 = await point(10);
+    if (!start || !p0 || !p10) throw new Error('the bolt is not drawn');
+    // The drawn centre at offset 0 along Z: what the Z field measures from.
+    const fileZ = start[2] - 40;
+    const up = { x: (p10.x - p0.x) / 10, y: (p10.y - p0.y) / 10 };
+    const pxPerMm = Math.hypot(up.x, up.y);
+    expect(pxPerMm).toBeGreaterThan(0.5);
+
+    // Aim at the gizmo's Z arrow: along the screen direction of +Z from the part's centre.
+    let grab: { x: number; y: number } | null = null;
+    for (let px = 20; px < 200 && grab === null; px += 4) {
+      const at = { x: p0.x + (up.x / pxPerMm) * px, y: p0.y + (up.y / pxPerMm) * px };
+      await page.mouse.move(at.x, at.y);
+      await settle(page);
+      if ((await gizmo())?.axis === 'Z') grab = at;
+    }
+    if (!grab) throw new Error('no Z handle found');
+
+    /** The drawn part, the Z field and the gizmo at one moment. */
+    const sample = async () => {
+      const [c, z, g] = await Promise.all([centre(), fieldZ(), gizmo()]);
+      return { drawn: (c?.[2] ?? NaN) - fileZ, field: z, gizmo: (g?.position[2] ?? NaN) - fileZ };
+    };
+    await page.mouse.down();
+    const samples: { drawn: number; field: number; gizmo: number }[] = [];
+    // 60 mm down in steps of about 1.5 mm: through the parts under the bolt if nothing stopped it.
+    const steps = 40;
+    for (let i = 1; i <= steps; i++) {
+      const mm = (60 * i) / steps;
+      await page.mouse.move(grab.x - up.x * mm, grab.y - up.y * mm);
+      await settle(page);
+      samples.push(await sample());
+    }
+    await expect.poll(() => page.getByTestId('live-status').textContent(), { timeout: 10_000 }).toMatch(/Stopped at contact with/);
+    await settle(page);
+    const held = await sample();
+    writeFileSync(path.join(OUT, 'review-drag-samples.json'), JSON.stringify({ samples, held }, null, 1));
+    // Stopped well above where the pointer is (−20 mm), and on the way never below the stop.
+    expect(held.field).toBeGreaterThan(0);
+    expect(held.field).toBeLessThan(40);
+    for (const s of [...samples, held]) {
+      // The part, the field (to its 4 decimals) and the gizmo agree.
+      expect(Math.abs(s.drawn - s.field)).toBeLessThan(1e-3);
+      expect(Math.abs(s.gizmo - s.drawn)).toBeLessThan(1e-6);
+      expect(s.drawn).toBeGreaterThanOrEqual(held.drawn - 0.02);
+    }
+    await shot(page, '7-stopped');
+
+    // Pulled back up it is free again; pushed down again it stops at the same contact.
+    await page.mouse.move(grab.x - up.x * (40 - held.field - 5), grab.y - up.y * (40 - held.field - 5));
+    await expect.poll(() => page.getByTestId('live-status').textContent(), { timeout: 10_000 }).not.toMatch(/Stopped/);
+    await settle(page);
+    const freed = await sample();
+    expect(freed.field).toBeGreaterThan(held.field + 3);
+    expect(Math.abs(freed.drawn - freed.field)).toBeLessThan(1e-3);
+    await page.mouse.move(grab.x - up.x * 60, grab.y - up.y * 60);
+    await expect.poll(() => page.getByTestId('live-status').textContent(), { timeout: 10_000 }).toMatch(/Stopped at contact with/);
+
+    // Released: the stop is kept, as one undoable move.
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('undo').getAttribute('title')).toMatch(/Undo “Move /);
+    await expect.poll(() => page.locator('[data-testid="live-status"] strong').textContent()).toBe('Last move');
+    const kept = await fieldZ();
+    expect(Math.abs(kept - held.field)).toBeLessThan(0.02);
+    const after = await centre();
+    expect(Math.abs((after?.[2] ?? NaN) - fileZ - kept)).toBeLessThan(1e-3);
+  });
+
+  it('Esc in a Placement field puts its value back and leaves the field, so shortcuts work again', async () => {
+    const field = page.getByTestId('placement-x');
+    const before = await field.inputValue();
+    await field.click();
+    await field.fill('77');
+    await field.press('Escape');
+    expect(await field.inputValue()).toBe(before);
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('data-testid') ?? null)).not.toBe('placement-x');
+    // The next key is a shortcut, not typing: W toggles the move gizmo off (it was on).
+    expect(await page.getByTestId('gizmo-translate').getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('w');
+    await expect.poll(() => page.getByTestId('gizmo-translate').getAttribute('aria-pressed')).toBe('false');
+    expect(await field.inputValue()).toBe(before);
   });
 
   it('reported no page error and no refused content', () => {

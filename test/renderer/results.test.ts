@@ -62,6 +62,16 @@ describe('sortResults', () => {
   });
 });
 
+describe('table rows', () => {
+  it('name the parts of every pair in the assembly order, whichever way round the check does', () => {
+    const flipped = [pairResult('b', 'a', { kind: 'contact' }), pairResult('a', 'c', { kind: 'contact' }), pairResult('d', 'c', { kind: 'contact' })];
+    const rows = tableRows(checkOutcome('doc-1', flipped), {}, new Set(['a', 'b', 'c', 'd']));
+    expect(rows.map((r) => `${r.a}${r.b}`)).toEqual(['ab', 'ac', 'cd']);
+    expect(rows[0].result?.a).toBe('b');
+    expect(tableRows(null, { 'c|d': 'active' }, new Set(['d', 'c'])).map((r) => `${r.a}${r.b}`)).toEqual(['dc']);
+  });
+});
+
 describe('filterResults', () => {
   it('filters by kind and by part label or id', () => {
     expect(filterResults(results, names, { kind: 'interference', text: '' })).toHaveLength(3);

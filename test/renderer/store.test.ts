@@ -275,14 +275,26 @@ describe('documents', () => {
     expect(s.doc?.id).toBe('doc-2');
   });
 
-  it('asks before discarding unsaved changes', async () => {
+  it('asks before discarding unsaved changes once the other file has opened, and not for a file that does not open', async () => {
     const { store, host, confirms } = await setup(documentInfo({ dirty: true }), { confirm: false });
+    host.handle('doc.open', (req) => {
+      if (req.path === '/data/missing.stp') throw new FakeHostError({ code: 'not-found', message: '/data/missing.stp: no such file', path: '/data/missing.stp' });
+      return documentInfo({ id: 'doc-2', name: 'other.stp', path: '/data/other.stp' });
+    });
+    await store.getState().openDocument('/data/missing.stp');
+    expect(confirms).toEqual([]);
+    expect(store.getState().notices.at(-1)).toMatchObject({ level: 'error', message: '/data/missing.stp: no such file' });
+    expect(store.getState().doc?.id).toBe('doc-1');
+
+    // Declined: the current document stays, the one opened for nothing is closed.
     await store.getState().openDocument('/data/other.stp');
     expect(confirms).toHaveLength(1);
-    expect(host.calls.some(([c]) => c === 'doc.open')).toBe(false);
+    expect(confirms[0]).toMatch(/has unsaved changes\. Open other\.stp and discard them\?$/);
+    expect(store.getState().doc?.id).toBe('doc-1');
+    expect(host.calls.some(([c, r]) => c === 'doc.close' && r.docId === 'doc-2')).toBe(true);
   });
 
-  it('opens a dropped file through the shell, asking first over unsaved changes, and names it when it fails', async () => {
+  it('opens a dropped file through the shell, asking over unsaved changes, and names it when it fails', async () => {
     const dropped = documentInfo({ id: 'doc-3', name: 'dropped.stp', path: '/home/me/dropped.stp', parts: [part('d', { bodyKey: 'k7' })] });
     const refused = await setup(documentInfo({ dirty: true }), { confirm: false });
     let opened = 0;
@@ -291,7 +303,7 @@ describe('documents', () => {
       return Promise.resolve(dropped);
     });
     expect(refused.confirms).toHaveLength(1);
-    expect(opened).toBe(0);
+    expect(opened).toBe(1);
     expect(refused.store.getState().doc?.id).toBe('doc-1');
 
     const { store, host } = await setup();
@@ -324,6 +336,26 @@ describe('documents', () => {
     expect(saved).toBe('/data/parts.assembly.json');
     expect(store.getState().doc).toMatchObject({ dirty: false, path: '/data/parts.assembly.json' });
     expect(host.calls.find(([c]) => c === 'doc.save')?.[1]).toEqual({ docId: 'doc-1', saveAs: true, path: '/data/parts.assembly.json' });
+  });
+});
+
+describe('batch checks', () => {
+  it('shows a refused report folder in the Batch dialog, and a finished batch there only as a passing message', async () => {
+    const { store, host } = await setup();
+    host.handle('batch.run', (req) => {
+      if (req.reportFolder === '/nowhere/reports') throw new FakeHostError({ code: 'permission-denied', message: 'the report folder /nowhere/reports cannot be made: permission denied', path: '/nowhere/reports' });
+      return { jobId: 'job-9' };
+    });
+    store.getState().openDialog('batch');
+    await store.getState().runBatch(['/data/a.assembly.json'], '/nowhere/reports');
+    expect(store.getState().batch).toMatchObject({ status: 'failed', error: 'the report folder /nowhere/reports cannot be made: permission denied' });
+    expect(store.getState().notices).toEqual([]);
+
+    await store.getState().runBatch(['/data/a.assembly.json'], '/data/reports');
+    const failed = { path: '/data/a.assembly.json', status: 'failed' as const, exitCode: 2 as const, summary: null, reportPath: null, error: 'a.assembly.json: broken' };
+    host.emit('job.done', { jobId: 'job-9', kind: 'batch', files: [failed] });
+    expect(store.getState().batch?.status).toBe('done');
+    expect(store.getState().notices.at(-1)).toMatchObject({ level: 'info', title: 'Batch check finished' });
   });
 });
 

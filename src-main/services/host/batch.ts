@@ -4,6 +4,7 @@
  * run, the check child), each with its report when a folder is given;
  * a file that cannot be checked is listed as failed and the batch goes on.
  */
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EventOf, HostError, RequestOf } from '../../contract/host.js';
@@ -44,6 +45,13 @@ export class BatchJobs {
     if (reportFolder !== undefined) {
       await allowed(ctx, reportFolder, 'write');
       folder = path.resolve(reportFolder);
+      // Made (or refused) before any file is checked, not found missing after checking them all.
+      try {
+        await mkdir(folder, { recursive: true });
+      } catch (e) {
+        const reason = toHostError(e, folder);
+        throw failure(reason.code, `the report folder ${folder} cannot be made: ${reason.message}`, folder);
+      }
     }
     const job = ctx.jobs.start('batch');
     job.done = this.run(job, paths.map((p) => path.resolve(p)), folder, format ?? 'html');

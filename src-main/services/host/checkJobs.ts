@@ -31,7 +31,9 @@ function stageOf(p: CheckProgress): string {
 }
 
 export class CheckJobs {
-  constructor(private readonly ctx: HostContext, private readonly store: DocumentStore) {}
+  // The store is no longer needed here (a check does not mark the document changed); the
+  // parameter stays so that the service builds its parts as before.
+  constructor(private readonly ctx: HostContext, _store: DocumentStore) {}
 
   /** `check.run`: starts a check of the document (cancelling its running one); returns its job id. */
   start(d: DocState, scope: CheckScope | undefined, refine: boolean | undefined): string {
@@ -124,8 +126,9 @@ export class CheckJobs {
       possibleKinds: r.possibleKinds ? [...r.possibleKinds] : null,
       status: diff.statuses[i],
     }));
+    // The review follows the check and is saved with the next save; a check alone is not an edit
+    // (it leaves the document clean, so opening another asks nothing).
     d.review = diff.review;
-    if (diff.changed) this.store.changed(d);
     const resolved = diff.resolved;
     const outcome: CheckOutcome = {
       checkId: jobId,

@@ -20,11 +20,15 @@ function pairOf(d: DocState, channel: string, a: string, b: string): [PlacedBody
   ];
 }
 
-/** `check.pair`: intersecting triangle pairs, and the distance within `withinMm` when there are none. */
-export async function checkPair(ctx: HostContext, d: DocState, { a, b, withinMm }: RequestOf<'check.pair'>): Promise<ResponseOf<'check.pair'>> {
+/**
+ * `check.pair`: intersecting triangle pairs and, with `depth`, how deep they cross (the deepest
+ * point of either surface inside the other, src-core/check/depth.ts); or the distance within
+ * `withinMm` when there are none.
+ */
+export async function checkPair(ctx: HostContext, d: DocState, { a, b, withinMm, depth }: RequestOf<'check.pair'>): Promise<ResponseOf<'check.pair'>> {
   const [pa, pb] = pairOf(d, 'check.pair', a, b);
-  const hits = await ctx.checkRunner.pairHits(d.id, pa, pb, withinMm ?? null);
-  return { a, b, trianglePairs: hits.trianglePairs as Uint32Array<ArrayBuffer>, distanceMm: hits.distanceMm };
+  const hits = await ctx.checkRunner.pairHits(d.id, pa, pb, withinMm ?? null, depth === true);
+  return { a, b, trianglePairs: hits.trianglePairs as Uint32Array<ArrayBuffer>, distanceMm: hits.distanceMm, depthMm: hits.depthMm };
 }
 
 /** `check.trace`: what the tree query of the pair visited and tested. */

@@ -34,6 +34,15 @@ describe('host service: batch checks', () => {
       const perFile = h.eventsOf('batch.file').filter((e) => e.jobId === started!.jobId);
       expect(perFile.map((e) => [e.index, e.total])).toEqual([[0, 3], [1, 3], [2, 3]]);
       expect(h.eventsOf('job.progress').some((p) => p.jobId === started!.jobId && /checking stl-gear-polytopes/.test(p.stage))).toBe(true);
+      // A report folder that does not exist yet is made before the first file is checked.
+      const fresh = path.join(work, 'reports', 'today');
+      const again = await h.call('batch.run', { paths: [GEAR], reportFolder: fresh, format: 'csv' });
+      const second = await h.job(again!.jobId);
+      if (second.kind !== 'batch' || !('files' in second)) throw new Error('batch failed');
+      expect(second.files.map((f) => [f.status, f.reportPath])).toEqual([['interference', path.join(fresh, 'stl-gear-polytopes.report.csv')]]);
+      // One that cannot be made (a file is in the way) is refused up front, naming it.
+      const blocked = path.join(work, 'broken.assembly.json', 'reports');
+      await expect(h.call('batch.run', { paths: [GEAR], reportFolder: blocked })).rejects.toThrow(/report folder .*broken\.assembly\.json.* cannot be made/);
       // Without paths the host asks; a cancelled dialog starts nothing.
       expect(await h.call('batch.run', {})).toBeNull();
       expect(h.dialogs.asked).toContain('openFiles:Batch Check');

@@ -23,6 +23,10 @@ describe.each(CHECK_RUNNERS)('host service: result statuses (checks %s)', (_runn
     expect(first.summary).toMatchObject({ parts: 18, triangles: 5040, interferences: 6, contacts: 25 });
     expect(first.results.every((r) => r.status === 'new')).toBe(true);
     expect(first.resolved).toEqual([]);
+    // A check is not an edit: the document stays clean, with the statuses it found.
+    const checked = (await h.call('doc.update', { docId: doc.id })) as DocumentInfo;
+    expect(checked.dirty).toBe(false);
+    expect(checked.statuses['bolt-5|plate-10']).toBe('new');
     expect(pairsOf(first, 'interference')).toEqual(['bolt-5/nut-6', 'bolt-5/l-bracket-9', 'bolt-5/plate-10', 'plate-10/nut-12', 'plate-10/nut-14', 'bolt-13/nut-14']);
     const contained = first.results.find((r) => r.contained);
     expect(contained).toMatchObject({ a: 'plate-10', b: 'nut-12', containedPart: 'nut-12' });

@@ -28,10 +28,16 @@ describe.each(CHECK_RUNNERS)('host service: pair queries (checks %s)', (_runner,
       const full = outcome.results.find((r) => r.a === 'bolt-5' && r.b === 'plate-10')!;
       expect(hit.trianglePairs.length).toBe(full.trianglePairs.length);
       expect(hit.distanceMm).toBeNull();
+      expect(hit.depthMm).toBeNull();
+      // How deep they cross, when asked: about the 0.5 mm the bolt was pushed sideways into the plate.
+      const deep = await h.call('check.pair', { docId: doc.id, a: 'bolt-5', b: 'plate-10', depth: true });
+      expect(deep.depthMm).toBeGreaterThan(0.3);
+      expect(deep.depthMm).toBeLessThan(0.8);
       // Apart: the distance within reach, or null beyond it.
       await h.call('doc.update', { docId: doc.id, transforms: { 'bolt-5': translation(0, 0, 300) } });
       const apart = await h.call('check.pair', { docId: doc.id, a: 'bolt-5', b: 'plate-10', withinMm: 1000 });
       expect(apart.trianglePairs.length).toBe(0);
+      expect(apart.depthMm).toBeNull();
       expect(apart.distanceMm).toBeGreaterThan(100);
       expect(apart.distanceMm).toBeLessThan(300);
       expect((await h.call('check.pair', { docId: doc.id, a: 'bolt-5', b: 'plate-10', withinMm: 1 })).distanceMm).toBeNull();

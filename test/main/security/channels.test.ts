@@ -92,7 +92,7 @@ function fullRequests({ files, docId, bodyKey }: Refs): FullRequests {
     'doc.recover': { recoveryId: 'earlier-run_1' },
     'doc.discardRecovery': { recoveryId: 'earlier-run_1' },
     'check.run': { docId, scope: { kind: 'sets', a: [A], b: [B] }, refine: false },
-    'check.pair': { docId, a: A, b: B, withinMm: 1 },
+    'check.pair': { docId, a: A, b: B, withinMm: 1, depth: true },
     'check.trace': { docId, a: A, b: B, maxDepth: 3, maxBoxes: 100 },
     'check.overlap': { docId, a: A, b: B },
     'job.cancel': { jobId: 'check-99' },
