@@ -29,7 +29,7 @@ describe('ChildCheckRunner', () => {
   it('sends the bodies a request needs once per child and document, then the request; answers are validated', async () => {
     const fork = fakeFork((message, child) => {
       const m = message as Sent;
-      if (m.type === 'pair') child.send({ type: 'answer', jobId: m.jobId, answer: { trianglePairs: new Uint32Array([0, 0]), distanceMm: null } });
+      if (m.type === 'pair') child.send({ type: 'answer', jobId: m.jobId, answer: { trianglePairs: new Uint32Array([0, 0]), distanceMm: null, depthMm: null } });
     });
     const runner = new ChildCheckRunner({ fork, log: () => {} });
     try {
@@ -68,7 +68,7 @@ describe('ChildCheckRunner', () => {
     const fork = fakeFork((message, child) => {
       const m = message as Sent;
       // The first child never answers a check, nor its cancel (a long manifold boolean).
-      if (m.type === 'pair' && !stubborn) child.send({ type: 'answer', jobId: m.jobId, answer: { trianglePairs: new Uint32Array(0), distanceMm: 2 } });
+      if (m.type === 'pair' && !stubborn) child.send({ type: 'answer', jobId: m.jobId, answer: { trianglePairs: new Uint32Array(0), distanceMm: 2, depthMm: null } });
     });
     const runner = new ChildCheckRunner({ fork, cancelGraceMs: 50, log: () => {} });
     try {
@@ -133,7 +133,7 @@ describe('ChildCheckRunner', () => {
       const m = message as Sent;
       if (m.type !== 'pair') return;
       if (crash) setTimeout(() => child.exit(null, 'SIGSEGV'), 1);
-      else child.send({ type: 'answer', jobId: m.jobId, answer: { trianglePairs: new Uint32Array(0), distanceMm: null } });
+      else child.send({ type: 'answer', jobId: m.jobId, answer: { trianglePairs: new Uint32Array(0), distanceMm: null, depthMm: null } });
     });
     const logs: string[] = [];
     const runner = new ChildCheckRunner({ fork, log: (m) => logs.push(m) });
