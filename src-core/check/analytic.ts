@@ -109,8 +109,11 @@ const lineOffset = (a: Surface, x: number, y: number, z: number): number => {
   return Math.hypot(wx - t * a.nx, wy - t * a.ny, wz - t * a.nz);
 };
 
-const parallel = (a: Surface, b: Surface): boolean =>
-  Math.hypot(a.ny * b.nz - a.nz * b.ny, a.nz * b.nx - a.nx * b.nz, a.nx * b.ny - a.ny * b.nx) <= PARALLEL;
+/** |sin| of the angle between two surfaces' directions (axes or normals). */
+const sinBetween = (a: Surface, b: Surface): number =>
+  Math.hypot(a.ny * b.nz - a.nz * b.ny, a.nz * b.nx - a.nx * b.nz, a.nx * b.ny - a.ny * b.nx);
+
+const parallel = (a: Surface, b: Surface): boolean => sinBetween(a, b) <= PARALLEL;
 
 /** [lo, hi] for one face pair, or null when no closed form applies (the rim case is handled by the caller). */
 function facePairBounds(a: Surface, b: Surface): [number, number] | null {
@@ -145,7 +148,7 @@ function facePairBounds(a: Surface, b: Surface): [number, number] | null {
     if (a.type === SURFACE_CYLINDER && b.type === SURFACE_CYLINDER && parallel(a, b)) {
       // The least offset of b's axis ends from a's bounds the offset anywhere between from below
       // only for parallel axes; a tilt of sin θ over the face's length L moves it by at most L·sin θ.
-      const tilt = Math.hypot(a.ny * b.nz - a.nz * b.ny, a.nz * b.nx - a.nx * b.nz, a.nx * b.ny - a.ny * b.nx) * (b.t1 - b.t0);
+      const tilt = sinBetween(a, b) * (b.t1 - b.t0);
       return [lineOffset(a, b.px + b.t0 * b.nx, b.py + b.t0 * b.ny, b.pz + b.t0 * b.nz) - tilt - a.r - b.r - res, Infinity];
     }
     if (a.type !== b.type) {
@@ -159,7 +162,8 @@ function facePairBounds(a: Surface, b: Surface): [number, number] | null {
   const gap = -bore.r - pin.r;
   const inside = INSIDE_FRACTION * Math.min(pin.r, -bore.r);
   if (pin.type === SURFACE_CYLINDER && bore.type === SURFACE_CYLINDER) {
-    if (Math.hypot(pin.ny * bore.nz - pin.nz * bore.ny, pin.nz * bore.nx - pin.nx * bore.nz, pin.nx * bore.ny - pin.ny * bore.nx) > TILTED) return null;
+    const sin = sinBetween(pin, bore);
+    if (sin > TILTED) return null;
     // The faces' extents along the bore's axis, and the pin's axis against the bore's at both
     // ends of their common length (of the pin's face when they have none).
     const dir = pin.nx * bore.nx + pin.ny * bore.ny + pin.nz * bore.nz > 0 ? 1 : -1;
@@ -172,7 +176,6 @@ function facePairBounds(a: Surface, b: Surface): [number, number] | null {
     const e1 = lineOffset(bore, pin.px + ends[1] * pin.nx, pin.py + ends[1] * pin.ny, pin.pz + ends[1] * pin.nz);
     // A tilt θ also makes the pin's section across the bore's axis an ellipse, r/cos θ wide, and
     // shifts where along the pin a point of the bore's axis lies (by at most L·(1/cos θ − 1)).
-    const sin = Math.hypot(pin.ny * bore.nz - pin.nz * bore.ny, pin.nz * bore.nx - pin.nx * bore.nz, pin.nx * bore.ny - pin.ny * bore.nx);
     const sec = 1 / Math.sqrt(Math.max(1e-12, 1 - sin * sin)) - 1;
     const e = Math.max(e0, e1) + (pin.r + Math.abs(ends[1] - ends[0]) * sin) * sec;
     if (e > inside) return null;

@@ -48,7 +48,7 @@ import { crossingDepth } from './depth.js';
 import { precisionWarnings } from './precision.js';
 import { coincidentTessellations } from './coincident.js';
 import { DEFAULT_TOUCH_TOLERANCE_MM, hasChordError, maxChordError, pairBounds, pairResolutionBound } from './tolerance.js';
-import { decide, type KindBounds } from './resolution.js';
+import { decide, type Decision, type KindBounds } from './resolution.js';
 import { surfaceBounds, type SeparationBounds } from './analytic.js';
 import type { CheckPart, CheckProgress, CheckRequest, CheckResult, GeometryKind, PairResult, ResultKind } from './types.js';
 
@@ -489,13 +489,8 @@ async function checkPair(
         // The faces' exact surfaces may decide what their chords cannot (./analytic.ts); an
         // interference so decided is still refined, for a volume from finer triangles, and a pair
         // they leave undecided keeps the triangles' bounds, which steer the refinement.
-        const narrowed = narrow(lo, surfaceBounds(a, b, rel, pairs));
-        if (narrowed) {
-          const sn = clamp(-depth, narrowed[0], narrowed[1]);
-          const dn = decide(sn, narrowed[0], narrowed[1], bounds);
-          const kn = kindOf(dn.possible);
-          if (kn !== 'interference' && kn !== 'undecided') { [lo, hi] = narrowed; d = dn; kind = kn; s = sn; }
-        }
+        const by = decideBySurfaces(-depth, lo, surfaceBounds(a, b, rel, pairs), bounds);
+        if (by) ({ lo, hi, s, d, kind } = by);
       }
       const resolution = Math.max(s - lo, hi - s);
       let volume: number | null = null, centroid: [number, number, number] | null = null;
@@ -572,12 +567,10 @@ async function checkPair(
     let d = decide(dist.distance, lo, hi, bounds);
     let kind = kindOf(d.possible);
     if (kind === 'undecided') {
-      const narrowed = narrow(lo, surfaceBounds(a, b, rel, [dist.triangleA, dist.triangleB]));
-      if (narrowed) {
-        const sn = clamp(dist.distance, narrowed[0], narrowed[1]);
-        const dn = decide(sn, narrowed[0], narrowed[1], bounds);
-        const kn = kindOf(dn.possible);
-        if (kn !== 'interference' && kn !== 'undecided') { [lo, hi] = narrowed; d = dn; kind = kn; resolution = Math.max(sn - lo, hi - sn); }
+      const by = decideBySurfaces(dist.distance, lo, surfaceBounds(a, b, rel, [dist.triangleA, dist.triangleB]), bounds);
+      if (by) {
+        ({ lo, hi, d, kind } = by);
+        resolution = Math.max(by.s - lo, hi - by.s);
       }
     }
     if (kind === 'clear') return null;
@@ -597,19 +590,23 @@ async function checkPair(
 }
 
 /**
- * The separation's bounds with the surfaces' (./analytic.ts): the larger of the two lower bounds,
- * and the surfaces' upper bound alone — the chordal upper bound trusts a planar triangle as exact,
- * but where a curved edge trims its face (a plate's face around a bore) its chord reaches into the
- * bore. Null when the surfaces add nothing or contradict the triangles (then they are not used).
+ * What the surfaces' bounds (./analytic.ts) decide of a pair measured at `measured` with chordal
+ * lower bound `lo`: the larger of the two lower bounds, and the surfaces' upper bound alone — the
+ * chordal upper bound trusts a planar triangle as exact, but where a curved edge trims its face (a
+ * plate's face around a bore) its chord reaches into the bore. Null unless that decides a contact,
+ * a clearance or clear (an interference is refined, for its volume), or when the surfaces add
+ * nothing or contradict the triangles (then they are not used).
  */
-function narrow(lo: number, s: SeparationBounds | null): [number, number] | null {
-  if (!s || !Number.isFinite(s.hi)) return null;
-  const l = Math.max(lo, s.lo);
-  if (l > s.hi) return null;
-  return [l, s.hi];
+function decideBySurfaces(measured: number, lo: number, sb: SeparationBounds | null, bounds: KindBounds):
+  { lo: number; hi: number; s: number; d: Decision; kind: ResultKind | 'clear' } | null {
+  if (!sb || !Number.isFinite(sb.hi)) return null;
+  const l = Math.max(lo, sb.lo), h = sb.hi;
+  if (l > h) return null;
+  const s = Math.min(h, Math.max(l, measured));
+  const d = decide(s, l, h, bounds);
+  const kind = kindOf(d.possible);
+  return kind === 'interference' || kind === 'undecided' ? null : { lo: l, hi: h, s, d, kind };
 }
-
-const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 
 /** Pairs sorted by (triangle of a, triangle of b). */
 function sortPairs(p: Uint32Array): Uint32Array {
