@@ -4,7 +4,8 @@
 // their own JavaScript in node_modules; `electron` is external (the runtime provides it).
 //
 // Layout (package.json's `main` is dist/node/main/main.cjs):
-//   dist/node/cli/interfere.cjs       the command line
+//   dist/node/cli/interfere.cjs       the command line's entry (cli/launch.ts), which loads
+//   dist/node/cli/interfere-main.cjs  the command line
 //   dist/node/compute/treeWorker.cjs  the tree-building child (child process or utilityProcess)
 //   dist/node/compute/checkWorker.cjs the check child: checks, pair queries, volumes (likewise)
 //   dist/node/compute/occtWorker.cjs  the OpenCascade worker thread (services/occtWorker.ts)
@@ -29,7 +30,8 @@ const common = {
 };
 
 const entries = {
-  'cli/interfere': 'src-main/cli/interfere.ts',
+  'cli/interfere': 'src-main/cli/launch.ts',
+  'cli/interfere-main': 'src-main/cli/interfere.ts',
   'compute/treeWorker': 'src-main/compute/treeWorker.ts',
   'compute/checkWorker': 'src-main/compute/checkWorker.ts',
   'compute/occtWorker': 'src-main/services/occtWorkerThread.ts',
@@ -56,7 +58,7 @@ await Promise.all([
       ...common,
       entryPoints: [entry],
       outfile: `dist/node/${out}.cjs`,
-      banner: out.startsWith('cli/') ? { js: '#!/usr/bin/env node' } : undefined,
+      banner: out === 'cli/interfere' ? { js: '#!/usr/bin/env node' } : undefined,
     }),
   ),
   build(preload),

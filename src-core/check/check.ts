@@ -262,19 +262,33 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
   work.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   const phase = { broadPhaseMs: now() - tBroad, collideMs: 0, classifyMs: 0 };
 
-  // Volumes (manifold-3d), when available.
-  let overlapEngine: OverlapEngine | null = null;
-  if (options.manifold) {
-    try {
-      const wasm = await options.manifold();
+  // Volumes (manifold-3d), when available: its module starts loading now, alongside the pair
+  // tests, and is waited for only by the first interference that needs a volume (a check without
+  // one never waits for it).
+  const made: { engine: OverlapEngine | null } = { engine: null };
+  const manifold = options.manifold;
+  const loading = manifold ? manifold().then((wasm) => ({ wasm }), (error: unknown) => ({ error })) : null;
+  let engineReady: Promise<OverlapEngine | null> | null = null;
+  const engine = (): Promise<OverlapEngine | null> => {
+    engineReady ??= (async () => {
+      if (loading === null) return null;
+      const loaded = await loading;
+      if ('error' in loaded) {
+        warnings.push(`interference volumes are unavailable: ${(loaded.error as Error).message}`);
+        return null;
+      }
       const all = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
       for (const p of prepared) for (let k = 0; k < 3; k++) { all[k] = Math.min(all[k], p.bounds[k]); all[3 + k] = Math.max(all[3 + k], p.bounds[3 + k]); }
       const origin: [number, number, number] = prepared.length ? [(all[0] + all[3]) / 2, (all[1] + all[4]) / 2, (all[2] + all[5]) / 2] : [0, 0, 0];
-      overlapEngine = new OverlapEngine(wasm, origin);
-    } catch (e) {
-      warnings.push(`interference volumes are unavailable: ${(e as Error).message}`);
-    }
-  }
+      try {
+        made.engine = new OverlapEngine(loaded.wasm, origin);
+      } catch (e) {
+        warnings.push(`interference volumes are unavailable: ${(e as Error).message}`);
+      }
+      return made.engine;
+    })();
+    return engineReady;
+  };
 
   const results: PairResult[] = [];
   // Solid enough for inside tests: closed, or nearly (a few open edges where a CAD tessellation
@@ -318,7 +332,7 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
     };
     const computePair = async (A: Prepared, B: Prepared): Promise<Omit<PairResult, 'kind'> | null> => {
       const t = now(), collideBefore = phase.collideMs;
-      const result = await checkPair(A, B, bounds, overlapEngine, isClosed, bodyVolume, phase, now);
+      const result = await checkPair(A, B, bounds, engine, isClosed, bodyVolume, phase, now);
       phase.classifyMs += now() - t - (phase.collideMs - collideBefore);
       return result;
     };
@@ -353,7 +367,7 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
     }
     options.onProgress?.({ phase: 'pairs', done: total, total });
   } finally {
-    overlapEngine?.dispose();
+    made.engine?.dispose();
   }
 
   results.sort((x, y) => (index.get(x.a)! - index.get(y.a)!) || (index.get(x.b)! - index.get(y.b)!));
@@ -435,7 +449,7 @@ function kindOf(possible: readonly GeometryKind[]): ResultKind | 'clear' {
 /** Geometry of one pair (kind still to be reported); null when clear. */
 async function checkPair(
   A: Prepared, B: Prepared, bounds: KindBounds,
-  engine: OverlapEngine | null,
+  engine: () => Promise<OverlapEngine | null>,
   isClosed: (p: Prepared) => boolean,
   bodyVolume: (p: Prepared) => { volume: number; centroid: [number, number, number] },
   phase: { collideMs: number },
@@ -458,11 +472,12 @@ async function checkPair(
     distanceMm: null, closestPointsMm: null, depthMm: null, toleranceMm: tol, reason: null,
     resolutionMm: null, refinedDeflectionMm: finerOf(a.deflectionMm, b.deflectionMm), separationRangeMm: null, possibleKinds: null,
   } as const;
-  const overlapOf = (): { volume: number; centroid: [number, number, number] } | null => {
-    if (!engine) return null;
-    const sa = engine.solid(a.id, a.mesh, A.m);
-    const sb = engine.solid(b.id, b.mesh, B.m);
-    return engine.overlap(sa, sb);
+  const overlapOf = async (): Promise<{ volume: number; centroid: [number, number, number] } | null> => {
+    const e = await engine();
+    if (!e) return null;
+    const sa = e.solid(a.id, a.mesh, A.m);
+    const sb = e.solid(b.id, b.mesh, B.m);
+    return e.overlap(sa, sb);
   };
 
   if (hits.pairCount > 0) {
@@ -495,7 +510,7 @@ async function checkPair(
       const resolution = Math.max(s - lo, hi - s);
       let volume: number | null = null, centroid: [number, number, number] | null = null;
       if (kind === 'interference') {
-        const overlap = overlapOf();
+        const overlap = await overlapOf();
         if (overlap) {
           volume = overlap.volume;
           centroid = overlap.centroid;
@@ -520,7 +535,7 @@ async function checkPair(
     let interferes = depth > tol;
     let volume: number | null = null, centroid: [number, number, number] | null = null;
     if (interferes) {
-      const overlap = overlapOf();
+      const overlap = await overlapOf();
       if (overlap) {
         volume = overlap.volume;
         centroid = overlap.centroid;

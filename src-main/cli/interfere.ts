@@ -19,6 +19,9 @@ import { ImportError } from '../../src-core/io/types.js';
 import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
 import { createTreeBuilder } from '../services/treeBuilder.js';
 import { createImporter, machineImportLimits } from '../services/importers.js';
+import { sharedOcctWorkerProvider } from '../services/occtWorker.js';
+import { wantsOpenCascade } from './cadInputs.js';
+import { Timings } from './timings.js';
 import { BYTES_PER_TRIANGLE, type ImportLimits } from '../../src-core/io/limits.js';
 import { MAX_TRIANGLES } from '../../src-core/geometry/mesh.js';
 import { checkReportTemplate, planReportSet, ProtectedFiles, UsageError, type ReportFormat, type ReportPlan } from './reports.js';
@@ -104,6 +107,10 @@ Options:
   --quiet             print nothing but errors (the exit status still tells; GitHub annotations
                       are still printed)
   --no-progress       no progress bar (it only shows on a terminal anyway)
+  --timings           after the run, print on standard error where its time went: each phase's
+                      start and length in milliseconds since the process started (start-up,
+                      loading, OpenCascade's start, and per input reading and importing, trees,
+                      the check and the reports)
   -h, --help          this text
   -v, --version       the version
 
@@ -142,6 +149,7 @@ interface Options {
   undecided: UndecidedPolicy;
   quiet: boolean;
   progress: boolean;
+  timings: boolean;
 }
 
 function parseNumber(flag: string, text: string | undefined, integer = false): number | undefined {
@@ -210,6 +218,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
         undecided: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         'no-progress': { type: 'boolean' },
+        timings: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -240,6 +249,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
     undecided: parseChoice('--undecided', values.undecided, ['fail', 'pass'] as const, 'fail'),
     quiet: values.quiet ?? false,
     progress: !values['no-progress'],
+    timings: values.timings ?? false,
   };
 }
 
@@ -402,6 +412,7 @@ function naming(file: string, message: string): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  const clock = new Timings(() => sharedOcctWorkerProvider().stats);
   let opts: Options | 'help' | 'version';
   try {
     opts = parseOptions(argv);
@@ -421,6 +432,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const o = opts;
+  // OpenCascade's worker compiles its wasm while the inputs are read (the launcher may have started it already).
+  if (wantsOpenCascade(['check', ...o.files])) sharedOcctWorkerProvider().warm();
   if (o.jobs !== undefined && o.jobs > CORES) {
     process.stderr.write(`interfere: --jobs ${o.jobs} is more than the ${CORES} cores of this machine; using ${CORES}\n`);
     o.jobs = CORES;
@@ -485,6 +498,11 @@ export async function main(argv: string[]): Promise<number> {
         continue;
       }
       let result: CheckFileResult;
+      const startMs = performance.now();
+      const occtStats = sharedOcctWorkerProvider().stats;
+      const occtReadBefore = occtStats.readMs;
+      /** OpenCascade's reads of the input itself (not those of refinement, later). */
+      let occtReadMs: number | null = null;
       try {
         result = await checkFile(file, {
           importer,
@@ -496,7 +514,10 @@ export async function main(argv: string[]): Promise<number> {
           },
           signal: controller.signal,
           refine: o.refine,
-          onProgress: (stage, done, total) => progress.update(file, stage, done, total),
+          onProgress: (stage, done, total) => {
+            if (stage !== 'open' && occtReadMs === null) occtReadMs = occtStats.readMs - occtReadBefore;
+            progress.update(file, stage, done, total);
+          },
         });
       } catch (e) {
         progress.clear();
@@ -508,6 +529,11 @@ export async function main(argv: string[]): Promise<number> {
         continue;
       }
       progress.clear();
+      const reportStart = performance.now();
+      const times = clock.input({
+        input: terminalText(file), startMs, occtReadMs: occtReadMs ?? occtStats.readMs - occtReadBefore,
+        openMs: result.timings.openMs, treesMs: result.timings.treesMs, checkMs: result.timings.checkMs, phaseMs: result.check.phaseMs,
+      });
       const report = result.report;
       if (o.json) entries.push(reportToJson(report));
       let comparison: BaselineComparison | null = null;
@@ -538,6 +564,7 @@ export async function main(argv: string[]): Promise<number> {
         if (plan.combined !== null) continue;
         await writeReport(plan.targets[i]!, () => renderReport(report, plan.format, junit, findings, o.undecided), `the report of ${file}, written by this run`);
       }
+      times.reportMs = performance.now() - reportStart;
     }
     for (const plan of plans) {
       if (plan.combined === null) continue;
@@ -551,6 +578,7 @@ export async function main(argv: string[]): Promise<number> {
     const text = files.length === 1 && o.shard === null ? entries[0] : entries.length === 0 ? '[]' : `[\n${entries.join(',\n')}\n]`;
     say(process.stdout, `${terminalJson(text)}\n`);
   }
+  if (o.timings) say(process.stderr, `${clock.render()}\n`);
   return status;
 }
 

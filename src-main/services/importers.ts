@@ -6,7 +6,7 @@ import type { OcctProvider } from '../../src-core/io/occt.js';
 import { createDefaultRegistry } from '../../src-core/io/registry.js';
 import type { ImportError, ImportOptions } from '../../src-core/io/types.js';
 import { nodeOcctProvider } from './occtNode.js';
-import { sharedOcctWorkerProvider } from './occtWorker.js';
+import { sharedOcctWorkerProvider, type OcctWorkerProvider } from './occtWorker.js';
 
 /**
  * The memory a check on this machine may count on, bytes: the total memory, or the control
@@ -53,7 +53,7 @@ const yieldToHost = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * the given limits. Long STL parses yield to the event loop every few MB so that cancelling works.
  * Throws RangeError at once for an invalid limit.
  */
-export function createImporter(options: ImporterOptions = {}): ImportFunction & { readonly limits: ImportLimits; readonly precheck: Precheck } {
+export function createImporter(options: ImporterOptions = {}): ImportFunction & { readonly limits: ImportLimits; readonly precheck: Precheck; readonly concurrency: number } {
   const given = Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined);
   const limits = resolveImportLimits({ ...machineImportLimits(), ...Object.fromEntries(given) });
   const occt = options.occt ?? (options.cad === 'in-thread' ? nodeOcctProvider : sharedOcctWorkerProvider());
@@ -67,6 +67,9 @@ export function createImporter(options: ImporterOptions = {}): ImportFunction & 
   const precheck: Precheck = (head, size, fileName, importOptions = {}) =>
     registry.precheck(head, size, fileName, { ...importOptions, limits: { ...limits, ...importOptions.limits } });
   // The limits travel with the importer, so that an assembly's sources are held to them together;
-  // the precheck, so that readers refuse what it can tell from a file's first bytes (documents.ts).
-  return Object.assign(importFile, { limits, precheck });
+  // the precheck, so that readers refuse what it can tell from a file's first bytes (documents.ts);
+  // the concurrency, so that an assembly's CAD sources are read in as many workers at once.
+  const workers = (occt as Partial<OcctWorkerProvider>).workers;
+  const concurrency = typeof workers === 'number' && workers > 1 ? workers : 1;
+  return Object.assign(importFile, { limits, precheck, concurrency });
 }

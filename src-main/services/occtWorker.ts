@@ -4,10 +4,13 @@
  * synchronously and some damaged files keep it busy for minutes; in a worker thread it can be
  * stopped (Worker.terminate interrupts WebAssembly too) without stopping the process.
  *
- * - One worker, started on the first CAD read and initialised once (occt's wasm compiles in it);
- *   reads are queued and run one at a time. The worker is unref'd while idle (it never keeps a
- *   command line alive) and ended after `idleMs` without work, which gives OpenCascade's memory
- *   (a WebAssembly memory only grows) back to the system.
+ * - Up to `workers` workers (default 1; the process-wide provider: one per core, at most 4), each
+ *   started when a read finds every running one busy (or by `warm()`, ahead of the first read,
+ *   while the caller reads its files) and initialised once (occt's wasm compiles in it). Each
+ *   worker reads one file at a time; a read goes to an idle worker, else a new one, else the
+ *   shortest queue. A worker is unref'd while idle (it never keeps a command line alive) and
+ *   ended after `idleMs` without work, which gives OpenCascade's memory (a WebAssembly memory
+ *   only grows) back to the system.
  * - Each read is bounded by the import's `limits.cadTimeoutMs` (unbounded beyond Node's longest
  *   timer, 2^31 − 1 ms, Infinity included), counted from when the worker
  *   starts on it (queueing and starting the worker are not counted): at the limit the worker is
@@ -20,6 +23,7 @@
  *   read runs in this thread without a time limit and says so in the import's warnings.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
@@ -30,6 +34,7 @@ import { ImportError } from '../../src-core/io/types.js';
 import { nodeOcctProvider } from './occtNode.js';
 import type { OcctWorkerData, OcctWorkerMessage, OcctWorkerRequest } from './occtWorkerThread.js';
 import { servicesModuleFile } from './moduleFile.js';
+import { adoptPrestartedWorker } from './occtPrestart.js';
 
 /** How to start the worker: a script file, or (TypeScript sources) code evaluated as CommonJS. */
 export interface OcctWorkerEntry {
@@ -54,6 +59,8 @@ export interface OcctWorkerOptions {
   readonly fallback?: 'in-thread' | 'fail';
   /** Where worker failures are reported (default console.warn). */
   readonly log?: (message: string) => void;
+  /** Most workers reading at once (default 1), each with its own OpenCascade instance. */
+  readonly workers?: number;
 }
 
 export interface OcctWorkerStats {
@@ -67,11 +74,24 @@ export interface OcctWorkerStats {
   inThreadReads: number;
   /** Milliseconds the last worker took to initialise OpenCascade. */
   lastInitMs: number | null;
+  /** When (performance.now() of this thread) a worker first said it was ready. */
+  firstReadyAtMs: number | null;
+  /** Workers taken over from the command line's launcher (./occtPrestart.ts) rather than started here. */
+  adopted: number;
+  /** Milliseconds OpenCascade spent reading, as the workers measured it, all reads together. */
+  readMs: number;
 }
 
 export type OcctWorkerProvider = OcctProvider & {
   readonly stats: OcctWorkerStats;
-  /** Ends the worker; reads waiting or running reject. */
+  /** Most workers that read at once. */
+  readonly workers: number;
+  /**
+   * Starts a worker and its OpenCascade initialisation now, without a read, so that the first read
+   * does not wait for it; does nothing when one is running or starting.
+   */
+  warm(): void;
+  /** Ends the workers; reads waiting or running reject. */
   dispose(): Promise<void>;
 };
 
@@ -137,7 +157,9 @@ function abortedError(fileName: string): ImportError {
 
 class OcctWorkerHost implements OcctRemoteModule {
   readonly remote = true as const;
-  readonly stats: OcctWorkerStats = { workersStarted: 0, reads: 0, timeouts: 0, aborts: 0, crashes: 0, inThreadReads: 0, lastInitMs: null };
+  readonly stats: OcctWorkerStats = {
+    workersStarted: 0, reads: 0, timeouts: 0, aborts: 0, crashes: 0, inThreadReads: 0, lastInitMs: null, firstReadyAtMs: null, adopted: 0, readMs: 0,
+  };
   private current: Running | null = null;
   private busy = false;
   private readonly queue: Queued[] = [];
@@ -149,6 +171,26 @@ class OcctWorkerHost implements OcctRemoteModule {
 
   constructor(private readonly options: OcctWorkerOptions) {
     this.log = options.log ?? ((m) => console.warn(`[occt worker] ${m}`));
+  }
+
+  /** Reads running or queued here. */
+  get load(): number {
+    return (this.busy ? 1 : 0) + this.queue.length;
+  }
+
+  /** Starts the worker ahead of a read (see OcctWorkerProvider.warm). */
+  warm(): void {
+    if (this.disposed || this.startFailure !== null || (this.current !== null && !this.current.ended)) return;
+    let running: Running;
+    try {
+      running = this.startWorker();
+    } catch (err) {
+      this.startFailure = err;
+      return;
+    }
+    this.current = running;
+    running.worker.unref();
+    this.idleAfterUse(running);
   }
 
   read(format: OcctFormat, content: Uint8Array, context: OcctReadContext): Promise<OcctRemoteRead> {
@@ -201,12 +243,16 @@ class OcctWorkerHost implements OcctRemoteModule {
   private startWorker(): Running {
     const entry = this.options.entry ?? findOcctWorker();
     const data: OcctWorkerData = this.options.wasmPath !== undefined ? { wasmPath: this.options.wasmPath } : {};
-    const worker = new Worker(entry.file, {
+    // The command line's launcher may have started this very worker already (./occtPrestart.ts).
+    const plain = this.options.entry === undefined && this.options.wasmPath === undefined && this.options.resourceLimits === undefined;
+    const pre = plain && entry.eval !== true ? adoptPrestartedWorker(entry.file) : null;
+    const worker = pre?.worker ?? new Worker(entry.file, {
       eval: entry.eval ?? false,
       workerData: data,
       ...(this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {}),
     });
     this.stats.workersStarted++;
+    if (pre !== null) this.stats.adopted++;
     let readyResolve!: () => void;
     let readyReject!: (e: Error) => void;
     const ready = new Promise<void>((res, rej) => {
@@ -222,6 +268,7 @@ class OcctWorkerHost implements OcctRemoteModule {
       if (m.type === 'ready') {
         started = true;
         this.stats.lastInitMs = m.initMs;
+        this.stats.firstReadyAtMs ??= performance.now();
         readyResolve();
       } else if (m.type === 'init-failed') {
         readyReject(new Error(`OpenCascade could not be initialised in its worker: ${m.message}`));
@@ -229,6 +276,7 @@ class OcctWorkerHost implements OcctRemoteModule {
       } else if ((m.type === 'result' || m.type === 'failed') && running.pending?.id === m.id) {
         const settle = running.pending.settle;
         running.pending = null;
+        if (m.type === 'result') this.stats.readMs += m.readMs;
         if (m.type === 'result') settle({ ok: { result: m.result, output: m.output } });
         else settle({ error: new Error(`${m.message}${occtOutput(m.output)}`) });
       }
@@ -245,6 +293,15 @@ class OcctWorkerHost implements OcctRemoteModule {
       if (!started) readyReject(new Error(`the OpenCascade worker stopped while starting (exit code ${code})`));
       this.fail(running, new Error(`the OpenCascade worker stopped unexpectedly (exit code ${code})`));
     });
+    if (pre !== null) {
+      // What it said before it was adopted, in order, to the listeners above.
+      pre.detach();
+      for (const e of pre.events) {
+        if (e.kind === 'message') worker.emit('message', e.value);
+        else if (e.kind === 'error') worker.emit('error', e.error);
+        else worker.emit('exit', e.code);
+      }
+    }
     return running;
   }
 
@@ -310,13 +367,18 @@ class OcctWorkerHost implements OcctRemoteModule {
     } finally {
       if (!running.ended) {
         running.worker.unref();
-        const idleMs = this.options.idleMs ?? DEFAULT_IDLE_MS;
-        if (Number.isFinite(idleMs)) {
-          running.idleTimer = setTimeout(() => void this.end(running, null), idleMs);
-          running.idleTimer.unref();
-        }
+        this.idleAfterUse(running);
       }
     }
+  }
+
+  /** Ends the worker after idleMs without work. */
+  private idleAfterUse(running: Running): void {
+    const idleMs = this.options.idleMs ?? DEFAULT_IDLE_MS;
+    if (!Number.isFinite(idleMs)) return;
+    if (running.idleTimer !== null) clearTimeout(running.idleTimer);
+    running.idleTimer = setTimeout(() => void this.end(running, null), idleMs);
+    running.idleTimer.unref();
   }
 
   /** Waits for OpenCascade to be initialised in the worker, bounded by startTimeoutMs and the signal. */
@@ -445,17 +507,71 @@ function occtOutput(lines: readonly string[]): string {
   return cleaned.length === 0 ? '' : ` (OpenCascade: ${cleaned.slice(0, 4).join('; ').slice(0, 400)})`;
 }
 
-/** A provider of its own: one worker host (and so one worker at a time). */
-export function createOcctWorkerProvider(options: OcctWorkerOptions = {}): OcctWorkerProvider {
-  const host = new OcctWorkerHost(options);
-  const provider = (): Promise<OcctRemoteModule> => Promise.resolve(host);
-  return Object.assign(provider, { stats: host.stats, dispose: () => host.dispose() });
+const STAT_KEYS = ['workersStarted', 'reads', 'timeouts', 'aborts', 'crashes', 'inThreadReads', 'adopted', 'readMs'] as const;
+
+/** Up to `workers` worker hosts, one read at a time each; see the module comment. */
+class OcctWorkerPool implements OcctRemoteModule {
+  readonly remote = true as const;
+  readonly stats: OcctWorkerStats;
+  private readonly hosts: OcctWorkerHost[] = [];
+
+  constructor(private readonly options: OcctWorkerOptions, readonly workers: number) {
+    const stats = {} as OcctWorkerStats;
+    for (const key of STAT_KEYS) {
+      Object.defineProperty(stats, key, { enumerable: true, get: () => this.hosts.reduce((n, h) => n + h.stats[key], 0) });
+    }
+    Object.defineProperty(stats, 'lastInitMs', {
+      enumerable: true,
+      get: () => this.hosts.reduce<number | null>((last, h) => h.stats.lastInitMs ?? last, null),
+    });
+    Object.defineProperty(stats, 'firstReadyAtMs', {
+      enumerable: true,
+      get: () => this.hosts.reduce<number | null>((first, h) => (h.stats.firstReadyAtMs !== null && (first === null || h.stats.firstReadyAtMs < first) ? h.stats.firstReadyAtMs : first), null),
+    });
+    this.stats = stats;
+  }
+
+  warm(): void {
+    (this.hosts[0] ?? this.add()).warm();
+  }
+
+  read(format: OcctFormat, content: Uint8Array, context: OcctReadContext): Promise<OcctRemoteRead> {
+    return this.pick().read(format, content, context);
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.hosts.map((h) => h.dispose()));
+  }
+
+  private pick(): OcctWorkerHost {
+    const idle = this.hosts.find((h) => h.load === 0);
+    if (idle !== undefined) return idle;
+    if (this.hosts.length < this.workers) return this.add();
+    return this.hosts.reduce((best, h) => (h.load < best.load ? h : best));
+  }
+
+  private add(): OcctWorkerHost {
+    const host = new OcctWorkerHost(this.options);
+    this.hosts.push(host);
+    return host;
+  }
 }
+
+/** A provider of its own: up to `options.workers` workers (default 1). */
+export function createOcctWorkerProvider(options: OcctWorkerOptions = {}): OcctWorkerProvider {
+  const workers = Math.max(1, Math.floor(options.workers ?? 1));
+  const pool = new OcctWorkerPool(options, workers);
+  const provider = (): Promise<OcctRemoteModule> => Promise.resolve(pool);
+  return Object.assign(provider, { stats: pool.stats, workers, warm: () => pool.warm(), dispose: () => pool.dispose() });
+}
+
+/** Workers of the process-wide provider: one per core, at most 4 (each OpenCascade instance holds its own memory). */
+export const SHARED_OCCT_WORKERS = Math.min(4, Math.max(1, availableParallelism()));
 
 let shared: OcctWorkerProvider | null = null;
 
 /** The process-wide worker provider (created on first use). */
 export function sharedOcctWorkerProvider(): OcctWorkerProvider {
-  shared ??= createOcctWorkerProvider();
+  shared ??= createOcctWorkerProvider({ workers: SHARED_OCCT_WORKERS });
   return shared;
 }

@@ -53,7 +53,10 @@ export interface OcctRemoteModule {
  * memoise it (initialising takes tens of milliseconds and tens of megabytes); the importer calls
  * it once per file.
  */
-export type OcctProvider = () => Promise<OcctModule | OcctRemoteModule>;
+export type OcctProvider = (() => Promise<OcctModule | OcctRemoteModule>) & {
+  /** Starts OpenCascade ahead of the first read, when the host can (a worker that compiles the wasm meanwhile). */
+  readonly warm?: () => void;
+};
 
 export type OcctFormat = 'step' | 'iges' | 'brep';
 

@@ -113,6 +113,9 @@ async function importOcct(
     const why = known !== null ? `it looks like ${known}` : spec.expected;
     throw new ImportError('unreadable-cad', fileName, `not ${article} ${spec.label} file: ${why}`);
   }
+  // OpenCascade starts (a worker compiles its wasm) while the checks below read the file's text.
+  provider.warm?.();
+  const starting = provider().then((module) => ({ module }), (error: unknown) => ({ error }));
   const warnings: string[] = [];
   if (spec.format === 'iges') {
     checkIgesComplete(bytes, fileName, warnings);
@@ -122,17 +125,16 @@ async function importOcct(
   const igesEntities = spec.format === 'iges' ? igesBodyEntities(bytes) : null;
   if (spec.format === 'brep') checkBrepComplete(bytes, fileName);
 
-  let module: OcctModule | OcctRemoteModule;
-  try {
-    module = await provider();
-  } catch (err) {
+  const started = await starting;
+  if ('error' in started) {
     throw new ImportError(
       'unreadable-cad',
       fileName,
-      `cannot read this ${spec.label} file: OpenCascade (occt-import-js) could not be started: ${occtErrorText(err)}`,
-      { cause: err },
+      `cannot read this ${spec.label} file: OpenCascade (occt-import-js) could not be started: ${occtErrorText(started.error)}`,
+      { cause: started.error },
     );
   }
+  const module: OcctModule | OcctRemoteModule = started.module;
   checkAborted(signal, fileName);
   options.onProgress?.(0, 1);
   let result: OcctResult;

@@ -1,0 +1,81 @@
+/**
+ * `interfere check --timings`: the table of where a run's time went, and the launcher that starts
+ * OpenCascade before the command line is loaded (the built dist/node/cli/interfere.cjs).
+ */
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseTimings, Timings, type TimingLine } from '../../../src-main/cli/timings.js';
+import type { OcctWorkerStats } from '../../../src-main/services/occtWorker.js';
+import { CUBE_STL, DATA, ROOT, ensureBuilt, run } from './cliSupport.js';
+
+const AS1 = path.join(ROOT, 'assets/samples/as1-oc-214.stp');
+
+function line(lines: TimingLine[], phase: string): TimingLine {
+  const found = lines.find((l) => l.phase === phase);
+  if (!found) throw new Error(`no '${phase}' line in ${JSON.stringify(lines)}`);
+  return found;
+}
+
+describe('the timings table', () => {
+  it('renders the phases of each input in order, and parses back', () => {
+    const stats = { workersStarted: 1, adopted: 1, firstReadyAtMs: 400, lastInitMs: 350, readMs: 900 } as OcctWorkerStats;
+    const clock = new Timings(() => stats);
+    const row = clock.input({
+      input: 'a b 2.stp', startMs: 300, openMs: 1000, occtReadMs: 900, treesMs: 50, checkMs: 200,
+      phaseMs: { broadPhase: 1, collide: 120, classify: 60 },
+    });
+    row.reportMs = 7;
+    const text = clock.render(1600);
+    const lines = parseTimings(`other output\n${text}\n`);
+    expect(lines.map((l) => l.phase)).toEqual([
+      'start-up and loading', 'OpenCascade ready', 'a b 2.stp', '  read and import', '  trees', '  check', '  report', 'done',
+    ]);
+    expect(line(lines, 'a b 2.stp')).toEqual({ phase: 'a b 2.stp', fromMs: 300, tookMs: 1257 });
+    expect(line(lines, '  trees')).toEqual({ phase: '  trees', fromMs: 1300, tookMs: 50 });
+    expect(line(lines, '  report')).toEqual({ phase: '  report', fromMs: 1550, tookMs: 7 });
+    expect(line(lines, 'OpenCascade ready')).toEqual({ phase: 'OpenCascade ready', fromMs: 400, tookMs: null });
+    expect(line(lines, 'done').fromMs).toBe(1600);
+    expect(text).toContain("OpenCascade's reads 900");
+    expect(text).toContain('the first started by the launcher');
+    expect(text).toContain('pair tests 120, classification 60, other 19');
+  });
+
+  it('finds no lines in output without a table', () => {
+    expect(parseTimings('nothing here')).toEqual([]);
+  });
+});
+
+describe('interfere check --timings (built command line)', () => {
+  beforeAll(() => ensureBuilt());
+
+  it('times a STEP file phase by phase; OpenCascade was started by the launcher, before the program loaded', () => {
+    const r = run(['check', AS1, '--quiet', '--no-progress', '--timings']);
+    expect(r.status).toBe(0);
+    const lines = parseTimings(r.stderr);
+    const startUp = line(lines, 'node start-up');
+    const loaded = line(lines, 'load the program');
+    expect(loaded.fromMs).toBe(startUp.tookMs);
+    const input = lines.find((l) => l.phase.endsWith('as1-oc-214.stp'))!;
+    expect(input.fromMs!).toBeGreaterThanOrEqual(loaded.fromMs!);
+    const phases = ['  read and import', '  trees', '  check', '  report'].map((p) => line(lines, p));
+    // The phases follow one another and add up to the input's line (each rounded to 1 ms).
+    expect(Math.abs(phases.reduce((n, p) => n + p.tookMs!, 0) - input.tookMs!)).toBeLessThanOrEqual(4);
+    for (let k = 1; k < phases.length; k++) expect(Math.abs(phases[k].fromMs! - (phases[k - 1].fromMs! + phases[k - 1].tookMs!))).toBeLessThanOrEqual(2);
+    expect(r.stderr).toMatch(/OpenCascade ready .*1 worker\(s\), the first started by the launcher/);
+    expect(r.stderr).toMatch(/OpenCascade's reads \d+/);
+  });
+
+  it('starts no OpenCascade for an STL file', () => {
+    const r = run(['check', CUBE_STL, '--quiet', '--no-progress', '--timings']);
+    expect(r.status).toBe(0);
+    const lines = parseTimings(r.stderr);
+    expect(lines.some((l) => l.phase === 'OpenCascade ready')).toBe(false);
+    expect(line(lines, '  read and import').tookMs).not.toBeNull();
+  });
+
+  it('looks into a saved assembly for CAD sources', () => {
+    const r = run(['check', path.join(DATA, 'assemblies/as1-oc-214-asis.assembly.json'), '--quiet', '--no-progress', '--timings', '--refine', 'off']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/the first started by the launcher/);
+  });
+});
