@@ -8,6 +8,7 @@ import path from 'node:path';
 import { prepareCheck, runPreparedCheck } from '../src-main/services/checkService';
 import { createImporter } from '../src-main/services/importers';
 import { median } from './report';
+import { parseTimings, type TimingLine } from '../src-main/cli/timings';
 
 export interface PipelineCase {
   readonly name: string;
@@ -65,6 +66,17 @@ export interface PipelineRecord {
   cold_refine_off_ms: number | null;
   refine_ratio: number | null;
   refine_ratio_target: number | null;
+  /**
+   * The cold run's phases (medians over the runs, ms; interfere check --timings): start-up and
+   * loading, reading and importing (and of that OpenCascade's reads, added up over its workers),
+   * trees, check, report.
+   */
+  cold_phases_ms: Record<string, number>;
+  /**
+   * The share of the cold run's wall time not spent in OpenCascade's reads: 1 − reads / wall, the
+   * reads counted at most for the whole read-and-import phase (parallel reads overlap).
+   */
+  cold_non_occt_share: number;
   all_pairs_ms: number;
   all_pairs_ms_all: number[];
   broad_phase_ms: number;
@@ -88,14 +100,21 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
   const probe = path.join(root, 'bench/rssProbe.cjs');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'interfere-bench-'));
   const cold: number[] = [], coldOff: number[] = [];
+  const phases: Record<string, number[]> = {};
+  const shares: number[] = [];
   let rss = 0;
   const once = (extra: readonly string[]): number => {
     const t0 = performance.now();
-    const run = spawnSync(process.execPath, ['--require', probe, cli, 'check', path.resolve(root, c.input), '--report', path.join(dir, 'report.json'), '--quiet', ...extra], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--require', probe, cli, 'check', path.resolve(root, c.input), '--report', path.join(dir, 'report.json'), '--quiet', '--timings', ...extra], { encoding: 'utf8' });
     const ms = performance.now() - t0;
     if (run.status !== 0 && run.status !== 1) throw new Error(`${c.name}: interfere exited with ${run.status}: ${run.stderr}`);
     const m = /BENCH_PEAK_RSS_MB ([\d.]+)/.exec(run.stderr);
     if (m) rss = Math.max(rss, Number(m[1]));
+    if (extra.length === 0) {
+      const p = coldPhases(parseTimings(run.stderr), run.stderr);
+      for (const [k, v] of Object.entries(p.phases)) (phases[k] ??= []).push(v);
+      shares.push(p.nonOcctShare);
+    }
     return ms;
   };
   try {
@@ -139,6 +158,8 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
     cold_refine_off_ms: coldOff.length > 0 ? round(median(coldOff)) : null,
     refine_ratio: coldOff.length > 0 ? Math.round((median(cold) / median(coldOff)) * 100) / 100 : null,
     refine_ratio_target: c.refineRatioTarget ?? null,
+    cold_phases_ms: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, round(median(v))])),
+    cold_non_occt_share: Math.round(median(shares) * 1000) / 1000,
     all_pairs_ms: round(median(allPairs)),
     all_pairs_ms_all: allPairs.map(round),
     broad_phase_ms: round(median(broad)),
@@ -151,12 +172,32 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
   };
 }
 
+/** The phases of one cold run from its --timings table (ms), and the share not in OpenCascade's reads. */
+export function coldPhases(lines: readonly TimingLine[], stderr: string): { phases: Record<string, number>; nonOcctShare: number } {
+  const took = (name: string): number => lines.filter((l) => l.phase === name).reduce((n, l) => n + (l.tookMs ?? 0), 0);
+  const done = lines.find((l) => l.phase === 'done')?.fromMs ?? NaN;
+  const reads = [...stderr.matchAll(/OpenCascade's reads (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  const open = took('  read and import');
+  const phases: Record<string, number> = {
+    'start-up and loading': took('node start-up') + took('load the program') + took('start-up and loading'),
+    'read and import': open,
+    "OpenCascade's reads": reads,
+    trees: took('  trees'),
+    check: took('  check'),
+    report: took('  report'),
+    wall: done,
+  };
+  return { phases, nonOcctShare: done > 0 ? 1 - Math.min(reads, open) / done : NaN };
+}
+
 export function renderPipeline(records: readonly PipelineRecord[]): string {
   const lines = ['', '== pipeline (cold process: the command line from start to report; all-pairs: broad phase + exact triangle pairs, trees built) =='];
   for (const r of records) {
     lines.push(
       `${r.scenario}: ${r.description}\n` +
         `  cold ${r.cold_ms} ms (target ${r.cold_target_ms} ms; runs ${r.cold_ms_all.join(', ')}), peak RSS ${r.cold_peak_rss_mb} MB\n` +
+        `  cold phases (medians, ms): ${Object.entries(r.cold_phases_ms).map(([k, v]) => `${k} ${v}`).join(', ')}; ` +
+        `not OpenCascade's reads ${(100 * r.cold_non_occt_share).toFixed(0)} % of the wall time (target ≤ 20 % for CAD files)\n` +
         (r.refine_ratio !== null
           ? `  refinement: cold ${r.cold_ms} ms on against ${r.cold_refine_off_ms} ms off = ${r.refine_ratio}× (target ≤ ${r.refine_ratio_target}×)\n`
           : '') +

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseTimings, Timings, type TimingLine } from '../../../src-main/cli/timings.js';
 import type { OcctWorkerStats } from '../../../src-main/services/occtWorker.js';
 import { CUBE_STL, DATA, ROOT, ensureBuilt, run } from './cliSupport.js';
+import { coldPhases } from '../../../bench/pipeline.js';
 
 const AS1 = path.join(ROOT, 'assets/samples/as1-oc-214.stp');
 
@@ -38,6 +39,20 @@ describe('the timings table', () => {
     expect(text).toContain("OpenCascade's reads 900");
     expect(text).toContain('the first started by the launcher');
     expect(text).toContain('pair tests 120, classification 60, other 19');
+  });
+
+  it("gives the pipeline benchmark each phase and the share of the wall time outside OpenCascade's reads", () => {
+    const stats = { workersStarted: 2, adopted: 1, firstReadyAtMs: 400, lastInitMs: 350, readMs: 0 } as OcctWorkerStats;
+    const clock = new Timings(() => stats);
+    const phaseMs = { broadPhase: 1, collide: 20, classify: 10 };
+    clock.input({ input: 'a.assembly.json', startMs: 200, openMs: 1000, occtReadMs: 1500, treesMs: 100, checkMs: 100, phaseMs }).reportMs = 0;
+    const text = clock.render(2000);
+    const p = coldPhases(parseTimings(text), text);
+    const { 'start-up and loading': startUp, ...rest } = p.phases;
+    expect(startUp).toBeGreaterThan(0); // this process's own, as no launcher ran
+    expect(rest).toEqual({ 'read and import': 1000, "OpenCascade's reads": 1500, trees: 100, check: 100, report: 0, wall: 2000 });
+    // Two workers read 1,500 ms in all within a 1,000 ms phase: at most that phase is OpenCascade's.
+    expect(p.nonOcctShare).toBeCloseTo(0.5, 9);
   });
 
   it('finds no lines in output without a table', () => {
