@@ -43,7 +43,8 @@ import { minDistance, pointInMesh } from '../collide/proximity.js';
 import { applyPoint, compose, invert, parseRigid, type Rigid } from '../geometry/rigid.js';
 import { PairLimitError, sweepAndPrune } from '../broadphase/sweepAndPrune.js';
 import { groupDigits } from '../io/types.js';
-import { OverlapEngine, type ManifoldProvider } from './volume.js';
+import type { ManifoldToplevel } from 'manifold-3d';
+import { OverlapEngine, type ManifoldProvider, type SolidCache } from './volume.js';
 import { crossingDepth } from './depth.js';
 import { precisionWarnings } from './precision.js';
 import { coincidentTessellations } from './coincident.js';
@@ -55,6 +56,11 @@ import type { CheckPart, CheckProgress, CheckRequest, CheckResult, GeometryKind,
 export interface CheckOptions {
   /** manifold-3d for volumes of closed parts; without it volumes are null and depths probed. */
   readonly manifold?: ManifoldProvider | null;
+  /**
+   * The bodies' solids to reuse (./volume.ts SolidCache, kept with an open document for its later
+   * checks), given the manifold-3d instance; without it each check converts the bodies it needs.
+   */
+  readonly solids?: (wasm: ManifoldToplevel) => SolidCache;
   readonly onProgress?: (p: CheckProgress) => void;
   readonly signal?: { readonly aborted: boolean };
   /** Milliseconds clock (for elapsedMs). */
@@ -281,7 +287,7 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
       for (const p of prepared) for (let k = 0; k < 3; k++) { all[k] = Math.min(all[k], p.bounds[k]); all[3 + k] = Math.max(all[3 + k], p.bounds[3 + k]); }
       const origin: [number, number, number] = prepared.length ? [(all[0] + all[3]) / 2, (all[1] + all[4]) / 2, (all[2] + all[5]) / 2] : [0, 0, 0];
       try {
-        made.engine = new OverlapEngine(loaded.wasm, origin);
+        made.engine = new OverlapEngine(loaded.wasm, origin, options.solids?.(loaded.wasm));
       } catch (e) {
         warnings.push(`interference volumes are unavailable: ${(e as Error).message}`);
       }

@@ -7,7 +7,9 @@
  *
  * - Bodies arrive once per document (`bodies`) and stay until `forget`; a check or query names
  *   them by key. Refined bodies (refinement, src-core/check/refine.ts) are asked of the host
- *   (`refine`: it reads the CAD file again and builds the tree) and kept with the document.
+ *   (`refine`: it reads the CAD file again and builds the tree) and kept with the document, as
+ *   are its bodies' solids for volumes and overlap queries (src-core/check/volume.ts SolidCache):
+ *   each body is converted for manifold-3d once, and a moved part only places its solid anew.
  * - A check yields to the event loop between pairs (every 16 ms), so a `cancel` — and the pair
  *   queries of a drag — are read while it runs; a cancelled check stops at its next pair. What
  *   cannot yield (one large manifold boolean) the host ends by killing this process.
@@ -20,6 +22,8 @@ import type { CheckProgress } from '../../src-core/check/types.js';
 import { createMesh } from '../../src-core/geometry/mesh.js';
 import { deserializeTree } from '../../src-core/obbtree/serialize.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
+import { SolidCache } from '../../src-core/check/volume.js';
+import type { ManifoldToplevel } from 'manifold-3d';
 import {
   CHECK_PROTOCOL_VERSION, ParentToCheckChildSchema, withPositions, zodReason,
   type BodyPayload, type CheckChildToParent, type CheckMessage,
@@ -51,6 +55,8 @@ interface DocBodies {
   readonly bodies: Map<string, CheckBody>;
   /** Refined bodies by `bodyKey@deflection`. */
   readonly refined: Map<string, Promise<RefinedBody>>;
+  /** The bodies' solids for volumes and overlap queries (manifold-3d), made on first use and kept for later checks. */
+  solids: SolidCache | null;
 }
 
 function start(channel: ParentChannel): void {
@@ -62,8 +68,17 @@ function start(channel: ParentChannel): void {
 
   const docOf = (docId: string): DocBodies => {
     let d = docs.get(docId);
-    if (!d) docs.set(docId, (d = { bodies: new Map(), refined: new Map() }));
+    if (!d) docs.set(docId, (d = { bodies: new Map(), refined: new Map(), solids: null }));
     return d;
+  };
+  /** The document's solids (of the manifold-3d instance a check or query loaded). */
+  const solidsOf = (docId: string) => (wasm: ManifoldToplevel): SolidCache => {
+    const d = docOf(docId);
+    if (d.solids === null || d.solids.wasm !== wasm) {
+      d.solids?.dispose();
+      d.solids = new SolidCache(wasm);
+    }
+    return d.solids;
   };
   const bodyIn = (docId: string, key: string): CheckBody => {
     const b = docs.get(docId)?.bodies.get(key);
@@ -117,7 +132,7 @@ function start(channel: ParentChannel): void {
       const result = await checkWithRefinement(
         { parts, settings: msg.settings, ignore: msg.ignore, scope: msg.scope },
         {
-          signal: flag, onProgress, yieldToHost: nextTurn,
+          signal: flag, onProgress, yieldToHost: nextTurn, solids: solidsOf(msg.docId),
           refiner: msg.refine ? refinerFor(msg.docId, msg.jobId) : null,
           ...(msg.refine ? { refineLimits: msg.refine.limits } : {}),
         },
@@ -160,9 +175,12 @@ function start(channel: ParentChannel): void {
             log(`refused body '${p.key}' of document '${msg.docId}': ${e instanceof Error ? e.message : String(e)}`);
           }
         }
+        // Solids of bodies the document no longer has are freed.
+        d.solids?.retain(new Set([...d.bodies.values()].map((b) => b.mesh)));
         return;
       }
       case 'forget':
+        docs.get(msg.docId)?.solids?.dispose();
         docs.delete(msg.docId);
         return;
       case 'check':
@@ -185,7 +203,7 @@ function start(channel: ParentChannel): void {
       case 'overlap':
         void answer(msg.jobId, () => {
           const a = bodyIn(msg.docId, msg.a.bodyKey), b = bodyIn(msg.docId, msg.b.bodyKey);
-          return overlapSolid(a.mesh, msg.a.transform, b.mesh, msg.b.transform);
+          return overlapSolid(a.mesh, msg.a.transform, b.mesh, msg.b.transform, solidsOf(msg.docId));
         });
         return;
       case 'cancel': {

@@ -20,7 +20,8 @@ import { crossingDepth } from '../../src-core/check/depth.js';
 import { edgeReport } from '../../src-core/geometry/meshProps.js';
 import { refineCheck, type RefineLimits, type Refiner } from '../../src-core/check/refine.js';
 import type { CheckPart, CheckProgress, CheckRequest, CheckResult, CheckSettings, IgnorePair } from '../../src-core/check/types.js';
-import { OverlapEngine } from '../../src-core/check/volume.js';
+import type { ManifoldToplevel } from 'manifold-3d';
+import { OverlapEngine, type SolidCache } from '../../src-core/check/volume.js';
 import { collidePlaced } from '../../src-core/collide/collide.js';
 import { minDistance } from '../../src-core/collide/proximity.js';
 import { traceCollide } from '../../src-core/collide/trace.js';
@@ -106,10 +107,13 @@ export async function checkWithRefinement(
     readonly refiner?: Refiner | null;
     readonly refineLimits?: Partial<RefineLimits>;
     readonly yieldToHost?: () => Promise<void>;
+    /** The document's bodies' solids, kept for its later checks (src-core/check/volume.ts). */
+    readonly solids?: (wasm: ManifoldToplevel) => SolidCache;
   },
 ): Promise<CheckResult> {
   const checkOptions = {
     manifold: loadManifold,
+    ...(options.solids ? { solids: options.solids } : {}),
     signal: options.signal,
     onProgress: options.onProgress,
     now: () => performance.now(),
@@ -157,12 +161,18 @@ export function pairTrace(ta: ObbTree, placementA: Float64Array, tb: ObbTree, pl
   };
 }
 
-/** The overlap solid of two placed closed meshes (manifold-3d), null when there is none. */
-export async function overlapSolid(meshA: TriangleMesh, ma: Float64Array, meshB: TriangleMesh, mb: Float64Array): Promise<OverlapSolid> {
+/**
+ * The overlap solid of two placed closed meshes (manifold-3d), null when there is none; `solids`
+ * gives the document's kept solids of its bodies, so that they are converted once.
+ */
+export async function overlapSolid(
+  meshA: TriangleMesh, ma: Float64Array, meshB: TriangleMesh, mb: Float64Array,
+  solids?: (wasm: ManifoldToplevel) => SolidCache,
+): Promise<OverlapSolid> {
   const wasm = await loadManifold();
   // A local origin between the two parts keeps manifold-3d's float32 positions precise.
   const origin: [number, number, number] = [(ma[3] + mb[3]) / 2, (ma[7] + mb[7]) / 2, (ma[11] + mb[11]) / 2];
-  const engine = new OverlapEngine(wasm, origin);
+  const engine = new OverlapEngine(wasm, origin, solids?.(wasm));
   try {
     const sa = engine.solid('a', meshA, ma);
     const sb = engine.solid('b', meshB, mb);
