@@ -44,6 +44,12 @@ export interface ResolveOptions {
   readonly onProgress?: ResolveProgress;
   /** Checked before each source and passed to the importer; aborting throws ImportError 'aborted'. */
   readonly signal?: AbortSignalLike;
+  /**
+   * Called with each source as soon as it is imported and accepted, in source order, with the
+   * indices of its bodies that parts place (all of them for `parts` left out): a caller can start
+   * on those bodies (build their trees) while the next sources are read.
+   */
+  readonly onSource?: (sourceId: string, result: ImportResult, bodies: readonly number[]) => void;
 }
 
 export interface ResolvedPart {
@@ -212,6 +218,11 @@ export async function resolveAssembly(
         if (b.name !== boundedName(b.name)) warnings.push(`${describeSource(source)}: the name of body ${i} has ${b.name.length} characters; it is shown shortened to ${MAX_NAME_LENGTH}`);
       });
       imported.set(source.id, result);
+      if (options.onSource) {
+        const placed = doc.parts === null ? result.bodies.map((_, i) => i)
+          : [...new Set(doc.parts.filter((p) => p.source === source.id).map((p) => p.body))].filter((i) => i >= 0 && i < result.bodies.length).sort((x, y) => x - y);
+        options.onSource(source.id, result, placed);
+      }
       onProgress?.(k + 1, needed.length, source.id);
       start(k + window);
     }

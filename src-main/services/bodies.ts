@@ -84,11 +84,16 @@ export function bodySourcesOf(assembly: ResolvedAssembly): BodySource[] {
  * The mesh of each distinct body, validated once. Throws PartError naming the file, the first part
  * placing it, its source and body.
  */
-export function meshesOf(items: readonly BodySource[], fileName: string): BodyMeshes {
+export function meshesOf(items: readonly BodySource[], fileName: string, early?: EarlyTrees): BodyMeshes {
   const meshes = new Map<string, { mesh: TriangleMesh; body: ImportedBody }>();
   for (const it of items) {
     const key = bodyKey(it.sourceId, it.bodyIndex);
     if (meshes.has(key)) continue;
+    const known = early?.get(key);
+    if (known !== undefined && known.body === it.body) {
+      meshes.set(key, { mesh: known.mesh, body: it.body });
+      continue;
+    }
     try {
       meshes.set(key, { mesh: createMesh(it.body.positions, it.body.indices), body: it.body });
     } catch (e) {
@@ -106,6 +111,61 @@ export interface BuildBodiesOptions {
   readonly signal?: AbortSignal;
   /** Triangles of the trees built so far, of the total. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Trees started before (EarlyTrees): used for the meshes they were started on, not built again. */
+  readonly early?: EarlyTrees;
+}
+
+/**
+ * Trees started on a saved assembly's bodies while its later sources were still being read
+ * (`startEarlyTrees`, called from resolveAssembly's onSource), by bodyKey: the mesh each was
+ * built on, and the tree to come.
+ */
+export class EarlyTrees {
+  private readonly started = new Map<string, { readonly body: ImportedBody; readonly mesh: TriangleMesh; readonly tree: Promise<ObbTree | undefined> }>();
+  private readonly controller = new AbortController();
+  private readonly batches: Promise<unknown>[] = [];
+
+  constructor(private readonly buildTrees: TreeBuilder, signal?: AbortSignal) {
+    signal?.addEventListener('abort', () => this.controller.abort(), { once: true });
+  }
+
+  /** Starts the trees of a source's placed bodies (those whose triangles are valid; meshesOf reports the others). */
+  start(sourceId: string, bodies: readonly ImportedBody[], placed: readonly number[]): void {
+    const batch: { key: string; mesh: TriangleMesh }[] = [];
+    for (const i of placed) {
+      const body = bodies[i];
+      if (body === undefined) continue;
+      let mesh: TriangleMesh;
+      try {
+        mesh = createMesh(body.positions, body.indices);
+      } catch {
+        continue;
+      }
+      const key = bodyKey(sourceId, i);
+      batch.push({ key, mesh });
+      this.started.set(key, { body, mesh, tree: Promise.resolve(undefined) });
+    }
+    if (batch.length === 0) return;
+    const built = this.buildTrees(batch, { signal: this.controller.signal });
+    built.catch(() => undefined); // awaited by buildBodies, or dropped by stop()
+    this.batches.push(built);
+    for (const { key } of batch) {
+      const entry = this.started.get(key)!;
+      const tree = built.then((trees) => trees.get(key));
+      tree.catch(() => undefined); // its failure is buildBodies's, when it gets that far
+      this.started.set(key, { ...entry, tree });
+    }
+  }
+
+  get(key: string): { readonly body: ImportedBody; readonly mesh: TriangleMesh; readonly tree: Promise<ObbTree | undefined> } | undefined {
+    return this.started.get(key);
+  }
+
+  /** The document failed to open: builds still running are stopped, and waited for. */
+  async stop(): Promise<void> {
+    this.controller.abort();
+    await Promise.allSettled(this.batches);
+  }
 }
 
 /** Validated meshes of distinct bodies, by bodyKey (meshesOf). */
@@ -116,10 +176,29 @@ export type BodyMeshes = ReadonlyMap<string, { readonly mesh: TriangleMesh; read
  * measured.
  */
 export async function buildBodies(meshes: BodyMeshes, options: BuildBodiesOptions): Promise<Map<string, Body>> {
-  const trees = await options.buildTrees(
-    [...meshes].map(([key, m]) => ({ key, mesh: m.mesh })),
-    { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
-  );
+  const early = options.early;
+  const startedOn = (key: string, mesh: TriangleMesh): boolean => early?.get(key)?.mesh === mesh;
+  const rest = [...meshes].filter(([key, m]) => !startedOn(key, m.mesh)).map(([key, m]) => ({ key, mesh: m.mesh }));
+  const building = options.buildTrees(rest, {
+    ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  }).then(async (trees) => {
+    for (const [key, m] of meshes) {
+      if (!startedOn(key, m.mesh)) continue;
+      const tree = await early!.get(key)!.tree;
+      if (tree === undefined) throw new Error(`the tree of body '${key}' was not built`);
+      trees.set(key, tree);
+    }
+    return trees;
+  });
+  // While the trees build (in child processes, when the builder has them), which bodies are
+  // closed: the check needs it, and it costs a pass over every edge (remembered per mesh).
+  try {
+    for (const m of meshes.values()) edgeReport(m.mesh);
+  } catch (e) {
+    await building.catch(() => undefined);
+    throw e;
+  }
+  const trees = await building;
   const out = new Map<string, Body>();
   for (const [key, m] of meshes) {
     out.set(key, {

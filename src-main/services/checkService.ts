@@ -14,7 +14,7 @@ import { defaultImporter, openAny, type DocumentKind } from './documents.js';
 import { InProcessCheckRunner, type CheckRunner, type RunnerPart } from './checkRunner.js';
 import { APP_NAME, APP_VERSION } from './appInfo.js';
 import { createHostRefiner, type RefinerSource } from './refiner.js';
-import { bodySourcesOf, buildBodies, buildTreesInProcess, meshesOf, PartError, type Body, type TreeBuilder } from './bodies.js';
+import { bodySourcesOf, buildBodies, buildTreesInProcess, EarlyTrees, meshesOf, PartError, type Body, type TreeBuilder } from './bodies.js';
 
 export type CheckStage = 'open' | 'trees' | 'check' | 'refine';
 
@@ -69,21 +69,32 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
   const t0 = performance.now();
   const fileName = path.basename(filePath);
   options.onProgress?.('open', 0, 1);
-  const opened = await openAny(filePath, {
-    importer: options.importer,
-    signal: options.signal,
-    onProgress: (done, total) => options.onProgress?.('open', done, total),
-  });
+  const build = options.buildTrees ?? buildTreesInProcess;
+  // A saved assembly's trees start as each source arrives, while the next ones are read.
+  const early = new EarlyTrees(build, options.signal);
+  let opened: Awaited<ReturnType<typeof openAny>>;
+  let meshes: ReturnType<typeof meshesOf>;
+  try {
+    opened = await openAny(filePath, {
+      importer: options.importer,
+      signal: options.signal,
+      onProgress: (done, total) => options.onProgress?.('open', done, total),
+      onSource: (sourceId, result, placed) => early.start(sourceId, result.bodies, placed),
+    });
+    if (opened.assembly.parts.length === 0) throw new PartError(`${fileName}: the file has no parts to check`);
+    meshes = meshesOf(bodySourcesOf(opened.assembly), fileName, early);
+  } catch (e) {
+    await early.stop();
+    throw e;
+  }
   const assembly = opened.assembly;
-  if (assembly.parts.length === 0) throw new PartError(`${fileName}: the file has no parts to check`);
-  const meshes = meshesOf(bodySourcesOf(assembly), fileName);
   const t1 = performance.now();
 
-  const build = options.buildTrees ?? buildTreesInProcess;
   const bodies = await buildBodies(meshes, {
     buildTrees: build,
     ...(options.signal ? { signal: options.signal } : {}),
     onProgress: (done, total) => options.onProgress?.('trees', done, total),
+    early,
   });
   const t2 = performance.now();
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { assemblyFromBodies, ASSEMBLY_EXTENSION, parseAssembly, serializeAssembly } from '../../src-core/assembly/format.js';
 import type { AssemblyDoc, SourceDef } from '../../src-core/assembly/model.js';
 import { resolveAssembly } from '../../src-core/assembly/resolve.js';
-import type { ImportFunction, ResolveProgress, ResolvedAssembly } from '../../src-core/assembly/resolve.js';
+import type { ImportFunction, ResolveOptions, ResolveProgress, ResolvedAssembly } from '../../src-core/assembly/resolve.js';
 import { MAX_ASSEMBLY_FILE_BYTES } from '../../src-core/assembly/limits.js';
 import { DEFAULT_IMPORT_LIMITS, fileSizeProblem, formatBytes } from '../../src-core/io/limits.js';
 import { createDefaultRegistry } from '../../src-core/io/registry.js';
@@ -26,6 +26,8 @@ export interface OpenOptions {
   readonly signal?: AbortSignalLike;
   /** For a bare STL file: what its numbers mean (default mm). Assemblies say it per source. */
   readonly units?: LengthUnit;
+  /** A saved assembly's sources, each as soon as it is imported (src-core/assembly/resolve.ts ResolveOptions.onSource). */
+  readonly onSource?: ResolveOptions['onSource'];
 }
 
 export type DocumentKind = 'assembly' | 'model';
@@ -121,6 +123,7 @@ async function openAssemblyBytes(filePath: string, bytes: Uint8Array, options: O
     fileName: filePath,
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(options.onSource !== undefined ? { onSource: options.onSource } : {}),
   });
 }
 
