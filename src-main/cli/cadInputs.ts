@@ -1,5 +1,5 @@
 /** Which command lines read CAD files: for starting OpenCascade early (cli/launch.ts, cli/interfere.ts). */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 const CAD_NAME = /\.(stp|step|igs|iges|brep|brp)$/i;
 const CAD_SOURCE = /\.(stp|step|igs|iges|brep|brp)"/i;
@@ -13,12 +13,37 @@ export function wantsOpenCascade(argv: readonly string[]): boolean {
     if (arg.startsWith('-')) continue;
     if (CAD_NAME.test(arg)) return true;
     if (!/\.json$/i.test(arg)) continue;
-    try {
-      if (statSync(arg).size <= MAX_PEEK_BYTES && CAD_SOURCE.test(readFileSync(arg, 'latin1'))) return true;
-    } catch {
-      // the check reports an unreadable input
-    }
+    if (namesCad(arg)) return true;
   }
   return false;
 }
 
+
+/**
+ * Whether a saved assembly's text names a CAD file. Only a regular file is looked into, opened
+ * without blocking and checked on the open handle: reading a FIFO or a device could block or never end.
+ */
+function namesCad(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return false; // the check reports an unreadable input
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_PEEK_BYTES) return false;
+    const bytes = Buffer.alloc(st.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return CAD_SOURCE.test(bytes.toString('latin1', 0, read));
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -43,7 +43,6 @@ export function prestartOcctWorker(file: string): void {
   } catch {
     return;
   }
-  worker.unref();
   const events: PrestartEvent[] = [];
   const onMessage = (value: unknown): void => void events.push({ kind: 'message', value });
   const onError = (error: Error): void => void events.push({ kind: 'error', error });
@@ -51,6 +50,8 @@ export function prestartOcctWorker(file: string): void {
   worker.on('message', onMessage);
   worker.on('error', onError);
   worker.on('exit', onExit);
+  // After the listeners: adding a 'message' listener references the worker again.
+  worker.unref();
   holder[KEY] = {
     worker,
     file,
