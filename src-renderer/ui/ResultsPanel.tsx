@@ -33,6 +33,7 @@ import {
   type ResultStatus,
   type TableRow,
 } from '../state/results';
+import { PartFilterChip } from './PartFilterChip';
 import { SelectedPairBar } from './SelectedPairBar';
 
 const COLUMNS: { key: ResultSortKey; label: string; title: string; numeric?: boolean }[] = [
@@ -167,6 +168,7 @@ function ResultsHeader({ rowCount }: { rowCount: number }) {
             </option>
           ))}
         </select>
+        <PartFilterChip />
         <input type="search" placeholder="Filter by part" aria-label="Filter results by part" value={filter.text} onChange={(e) => setResultFilter({ text: e.target.value })} data-testid="results-text" />
         <label className="checkbox" title="While a result is selected, hide the other parts instead of showing them faded">
           <input type="checkbox" checked={others === 'hidden'} onChange={(e) => setOthers(e.target.checked ? 'hidden' : 'transparent')} data-testid="hide-others" />
