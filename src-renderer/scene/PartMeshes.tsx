@@ -16,7 +16,7 @@ import { Color, DoubleSide, FrontSide, type Group, LineBasicMaterial, type LineS
 import type { PartInfo } from '../../src-main/contract/host';
 import { appStore, geometryRegistry, useApp } from '../appStore';
 import { partLook, sameLook, type MarkKind, type PartLook } from '../state/marks';
-import { isPartVisible, selectedResultOf } from '../state/selectors';
+import { isPartVisible } from '../state/selectors';
 import {
   EDGE_SELECTED,
   fallbackColor,
@@ -150,7 +150,7 @@ const PartMesh = memo(function PartMesh({ part, index, version, sectionOn }: Par
       const g = group.current, me = mesh.current, ed = edges.current;
       if (!g || !me || !ed) return;
       const s = appStore.getState();
-      const look = partLook(s, part.id, selectedResultOf(s));
+      const look = partLook(s, part.id);
       if (!force && sameLook(last, look)) return;
       last = look;
       applyLook(look, base, materials, me, ed, g);

@@ -29,6 +29,16 @@ export function partMarks(outcome: CheckOutcome | null): ReadonlyMap<string, Mar
   return marks;
 }
 
+let resultMemo: { outcome: CheckOutcome | null; key: string | null; result: PairResultInfo | null } = { outcome: null, key: null, result: null };
+
+/** The selected result, looked up once per outcome and selection (every part's look asks for it). */
+export function selectedResultMemo(s: Pick<AppState, 'check' | 'selectedResult'>): PairResultInfo | null {
+  if (resultMemo.outcome !== s.check.outcome || resultMemo.key !== s.selectedResult) {
+    resultMemo = { outcome: s.check.outcome, key: s.selectedResult, result: selectedResultOf(s) };
+  }
+  return resultMemo.result;
+}
+
 export type PartRole = 'normal' | 'involvedA' | 'involvedB' | 'ghost' | 'hidden';
 
 /** How a part is drawn: its role in the selected result, its overview mark, selection and hover. */
@@ -41,7 +51,7 @@ export interface PartLook {
 }
 
 /** The look of part `id` in state `s`. */
-export function partLook(s: Pick<AppState, 'check' | 'selectedResult' | 'selectedParts' | 'hoveredPart' | 'othersWhenResult' | 'drag' | 'live'>, id: string, result: PairResultInfo | null = selectedResultOf(s)): PartLook {
+export function partLook(s: Pick<AppState, 'check' | 'selectedResult' | 'selectedParts' | 'hoveredPart' | 'othersWhenResult' | 'drag' | 'live'>, id: string, result: PairResultInfo | null = selectedResultMemo(s)): PartLook {
   const role: PartRole = result === null ? 'normal' : id === result.a ? 'involvedA' : id === result.b ? 'involvedB' : s.othersWhenResult === 'hidden' ? 'hidden' : 'ghost';
   const overview = result === null && s.drag === null && s.live === null;
   return {
