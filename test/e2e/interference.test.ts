@@ -21,6 +21,8 @@ import { HostService } from '../../src-main/services/host/hostService';
 const VIEWPORT = { width: 1280, height: 800 };
 const DATA = path.join(ROOT, 'test/data');
 const MOVED = path.join(DATA, 'assemblies/as1-oc-214-moved.assembly.json');
+/** The FANUC arm with its forearm folded into the upper arm and the flange into the forearm. */
+const ROBOT = path.join(DATA, 'assemblies/fanuc-selfcollision.assembly.json');
 const OUT = path.join(ROOT, 'test-results');
 const DOCS = path.join(ROOT, 'docs/screenshots');
 const UPDATE_DOCS = process.env.INTERFERE_UPDATE_DOCS === '1';
@@ -262,6 +264,38 @@ describe.skipIf(skipWithoutChromium)('the interference in the view (Chromium thr
     expect(v.cameraInside).toEqual([]);
     const px = await canvas('7-contact', '10-contact');
     expect(px.blue).toBeGreaterThan(800);
+  });
+
+  it('on a robot folded into itself, frames each interference from outside the links', async () => {
+    const before = await page.evaluate(() => (globalThis as unknown as PageGlobals).__interfereTest?.documentId ?? null);
+    await page.getByTestId('open-button').click();
+    const dialog = page.getByTestId('dialog-open');
+    await dialog.getByTestId('dialog-path').fill(ROBOT);
+    await dialog.getByRole('button', { name: 'Open' }).click();
+    await page.waitForFunction(
+      (prev) => {
+        const hook = (globalThis as unknown as PageGlobals).__interfereTest;
+        return hook?.ready === true && hook.documentId !== prev;
+      },
+      before,
+      { timeout: 60_000 },
+    );
+    await page.getByTestId('check-button').click();
+    await expect.poll(() => page.getByTestId('results-summary').textContent(), { timeout: 60_000 }).toMatch(/^2 interferences/);
+    for (const [a, b] of [
+      ['link_2', 'link_4'],
+      ['link_4', 'link_6'],
+    ]) {
+      const row = resultRow(page, a, b);
+      await row.click();
+      await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
+      await settle(page);
+      const v = await view(page);
+      expect(v.curveSegments).toBeGreaterThan(0);
+      expect(v.cameraInside).toEqual([]);
+      const px = await canvas(`8-robot-${a}-${b}`);
+      expect(px.red).toBeGreaterThan(200);
+    }
   });
 
   it('reported no page error', () => {

@@ -116,6 +116,8 @@ describe.skipIf(skipWithoutChromium)('timing probe (prints figures)', () => {
       await page.keyboard.press('Escape');
       const firstPart = (await page.locator('[data-testid^="part-row-"]').first().getAttribute('data-testid'))?.slice('part-row-'.length) ?? '';
       await page.getByTestId(`part-row-${firstPart}`).click();
+      // Framed, so that its gizmo is on screen.
+      await page.keyboard.press('s');
       await page.getByTestId('gizmo-translate').click();
       await settle(page);
       const point = (dz: number) => page.evaluate(([id, z]) => (globalThis as unknown as PageGlobals).__interfereTest?.partPoint?.(id, [0, 0, z]) ?? null, [firstPart, dz] as [string, number]);
