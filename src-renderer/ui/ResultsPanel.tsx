@@ -2,8 +2,8 @@
  * The results of the last check: a summary, filters (kind, status, part), and a sortable table
  * of part pairs with their status across checks. Pairs the check resolved are listed too,
  * greyed; before any check the statuses saved in the assembly are listed. Units are in the
- * column headers. Selecting a row highlights the pair's colliding triangles in red, outlines the
- * interference volume and frames it; the arrow keys move through the rows; right-click (or the
+ * column headers. Selecting a row shows the pair's interference volume and intersection curves
+ * and frames them; the arrow keys move through the rows; right-click (or the
  * row's ⋯ button, or Shift+F10) opens the pair's menu: status, ignore, traversal view.
  * Each row says how finely it was decided: the resolution (± of depth and distance), "as given"
  * for meshes that are the geometry, a "refined" mark where the check re-tessellated the bodies,
