@@ -90,7 +90,7 @@ describe.skipIf(skipWithoutChromium)('timing probe (prints figures)', () => {
             return hook?.ready === true && hook.documentId !== prev;
           },
           before,
-          { timeout: 120_000 },
+          { timeout: 240_000 },
         );
         await settle(page);
       });
