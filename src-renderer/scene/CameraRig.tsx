@@ -5,13 +5,12 @@
  */
 import { useThree } from '@react-three/fiber';
 import { useEffect, useRef } from 'react';
-import { Box3, type Camera, Matrix4, OrthographicCamera, PerspectiveCamera, Sphere, Vector3 } from 'three';
+import { Box3, type Camera, OrthographicCamera, PerspectiveCamera, Sphere, Vector3 } from 'three';
 import { appStore, geometryRegistry, useApp } from '../appStore';
 import { isPartVisible, selectedResultOf } from '../state/selectors';
-import { sideTriangles } from '../state/results';
 import type { CameraCommand, AppState } from '../state/types';
-import { trianglePositions } from './highlight';
-import { fitBoxes, partBoxes, partMatrix, partsBounds, pointsBounds, viewDirection } from './sceneMath';
+import { findingBox } from './Section';
+import { fitBoxes, partBoxes, partsBounds, viewDirection } from './sceneMath';
 
 /** The part of OrbitControls used here. */
 interface Controls {
@@ -68,7 +67,18 @@ export function CameraRig() {
     const dir = c.kind === 'view' ? viewDirection(c.view) : c.kind === 'direction' ? lookDirection(c.direction) : camera.position.clone().sub(controls.target);
     if (dir.lengthSq() < 1e-12) dir.copy(viewDirection('iso'));
     dir.normalize();
-    frame(camera, controls, boxes, scene, dir, size.width / Math.max(1, size.height), size.height);
+    const aspect = size.width / Math.max(1, size.height);
+    // Framing a finding or a selection never leaves the camera inside a part: the least
+    // occluded direction (the current one when it is clear) and the camera stepped back out.
+    const occluders = c.kind === 'fitResult' || c.kind === 'fitSelection' ? occluderBoxes(state) : [];
+    const fov = camera instanceof PerspectiveCamera ? camera.fov : 35;
+    let distance: number | undefined;
+    if (occluders.length > 0 && camera instanceof PerspectiveCamera) {
+      const best = clearView(boxes, occluders, dir, fov, aspect);
+      dir.copy(best.dir);
+      distance = best.distance;
+    }
+    frame(camera, controls, boxes, scene, dir, aspect, size.height, distance);
     invalidate();
   }, [command, camera, controls, size, invalidate]);
 
@@ -76,6 +86,65 @@ export function CameraRig() {
 }
 
 const bodyBounds = (k: string) => geometryRegistry.get(k)?.bounds;
+
+/** How much room a finding gets around it when framed (× its bounding radius). */
+const FINDING_MARGIN = 2.2;
+
+/** The placed boxes of the parts drawn solid (not faded or hidden by a selected result). */
+function occluderBoxes(state: AppState): Box3[] {
+  const doc = state.doc;
+  if (!doc) return [];
+  const result = selectedResultOf(state);
+  const solid = doc.parts.filter((p) => isPartVisible(state, p) && (!result || p.id === result.a || p.id === result.b));
+  return partBoxes(solid, bodyBounds);
+}
+
+/** Directions tried, after the current one, when it would put the camera inside a part. */
+const CANDIDATES: Vector3[] = [
+  [1, -1, 1], [-1, -1, 1], [1, 1, 1], [-1, 1, 1], [0, -1, 0.3], [1, 0, 0.3], [0, 1, 0.3], [-1, 0, 0.3], [0, -1e-4, 1], [1, -1, -1], [-1, 1, -1], [0, 1e-4, -1],
+].map(([x, y, z]) => new Vector3(x, y, z).normalize());
+
+/**
+ * The nearest distance at or beyond `from` along `dir` from `center` that is outside every box
+ * (boxes the camera must not be inside).
+ */
+export function distanceOutside(center: Vector3, dir: Vector3, from: number, boxes: readonly Box3[]): number {
+  let d = from;
+  const p = new Vector3();
+  for (let round = 0; round < boxes.length + 1; round++) {
+    let moved = false;
+    for (const b of boxes) {
+      p.copy(center).addScaledVector(dir, d);
+      if (!b.containsPoint(p)) continue;
+      // Leave the box along the ray: the farthest exit over the three slabs' far sides.
+      let exit = Infinity;
+      for (const k of ['x', 'y', 'z'] as const) {
+        const v = dir[k];
+        if (Math.abs(v) < 1e-12) continue;
+        const t = ((v > 0 ? b.max[k] : b.min[k]) - center[k]) / v;
+        exit = Math.min(exit, t);
+      }
+      const size = b.getSize(new Vector3()).length();
+      d = Math.max(d, exit + size * 0.02 + 1e-3);
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  return d;
+}
+
+/** The direction (the current one if it is clear) and distance that see `boxes` from outside every occluder. */
+function clearView(boxes: Box3[], occluders: Box3[], dir: Vector3, fov: number, aspect: number): { dir: Vector3; distance: number } {
+  let best: { dir: Vector3; distance: number; ratio: number } | null = null;
+  for (const candidate of [dir, ...CANDIDATES]) {
+    const fit = fitBoxes(boxes, candidate, fov, aspect);
+    const d = distanceOutside(fit.center, candidate, fit.distance, occluders);
+    const ratio = d / fit.distance;
+    if (ratio <= 1.0001) return { dir: candidate.clone(), distance: d };
+    if (!best || ratio < best.ratio) best = { dir: candidate.clone(), distance: d, ratio };
+  }
+  return best ? { dir: best.dir, distance: best.distance } : { dir, distance: fitBoxes(boxes, dir, fov, aspect).distance };
+}
 
 /** A direction to look from, nudged off the up axis (where orbiting has no defined azimuth). */
 function lookDirection(d: readonly [number, number, number]): Vector3 {
@@ -96,32 +165,19 @@ function targetBoxes(state: AppState, command: CameraCommand): Box3[] {
     const result = selectedResultOf(state);
     if (result) {
       const pair = doc.parts.filter((p) => p.id === result.a || p.id === result.b);
-      // The colliding triangles of each side; where they meet is where both boxes overlap (a
-      // plate's long face triangles reach far beyond the bolt that crosses them).
-      const sides = pair.map((part) => {
-        const side = new Box3();
-        const body = geometryRegistry.get(part.bodyKey);
-        const index = body?.geometry.getIndex();
-        const position = body?.geometry.getAttribute('position');
-        if (index && position) {
-          const tris = sideTriangles(result.trianglePairs, part.id === result.a ? 0 : 1);
-          pointsBounds(trianglePositions(position.array, index.array, tris), partMatrix(part.transform, new Matrix4()), side);
-        }
-        return side;
-      });
-      const box = new Box3();
-      for (const side of sides) box.union(side);
-      if (sides.length === 2 && !sides[0].isEmpty() && !sides[1].isEmpty()) {
-        const common = sides[0].clone().intersect(sides[1]);
-        if (!common.isEmpty()) box.copy(common);
-      }
-      const pairBox = partsBounds(pair, bodyBounds);
-      if (box.isEmpty()) return pairBox.isEmpty() ? [] : [pairBox];
-      // Keep some of the smaller part around a small interference, for context.
-      const radii = partBoxes(pair, bodyBounds).map((b) => b.getBoundingSphere(new Sphere()).radius);
-      const context = radii.length > 0 ? Math.min(...radii) * 0.6 : 0;
+      const pairBoxes = partBoxes(pair, bodyBounds);
+      // What the finding itself covers: the overlap solid, the intersection curves (exact
+      // segments, much tighter than the crossing triangles: a plate's long face triangles reach
+      // far beyond the bolt that crosses them), or the closest points of a clearance.
+      const box = findingBox(state) ?? new Box3();
+      if (box.isEmpty() && result.centroidMm) box.expandByPoint(new Vector3(...result.centroidMm));
+      if (box.isEmpty()) return pairBoxes;
+      // A margin around it, and some of the smaller part for context.
       const radius = box.getBoundingSphere(new Sphere()).radius;
-      if (radius < context) box.expandByScalar(context - radius);
+      const radii = pairBoxes.map((b) => b.getBoundingSphere(new Sphere()).radius);
+      const context = radii.length > 0 ? Math.min(...radii) * 0.3 : 0;
+      const want = Math.max(radius * FINDING_MARGIN, context, 0.5);
+      box.expandByScalar(want - radius);
       return [box];
     }
   }
@@ -135,9 +191,10 @@ function sceneSphere(state: AppState): Sphere {
 }
 
 /** Places the camera to see `boxes` from direction `dir`; clip planes follow the whole scene. */
-function frame(camera: Camera, controls: Controls, boxes: Box3[], scene: Sphere, dir: Vector3, aspect: number, heightPx: number): void {
+function frame(camera: Camera, controls: Controls, boxes: Box3[], scene: Sphere, dir: Vector3, aspect: number, heightPx: number, distance?: number): void {
   const fov = camera instanceof PerspectiveCamera ? camera.fov : 35;
   const fit = fitBoxes(boxes, dir, fov, aspect);
+  if (distance !== undefined) fit.distance = distance;
   const center = fit.center;
   const sceneRadius = Math.max(scene.radius, fit.halfWidth, fit.halfHeight, 1e-3);
   if (camera instanceof PerspectiveCamera) {

@@ -7,6 +7,10 @@ import { useThree } from '@react-three/fiber';
 import { useEffect } from 'react';
 import { Vector3 } from 'three';
 import { appStore, geometryRegistry } from '../appStore';
+import { partMarks } from '../state/marks';
+import { isPartVisible, selectedResultOf } from '../state/selectors';
+import { resultCurves } from './resultCurves';
+import { partBoxes } from './sceneMath';
 import { partGroups } from './partGroups';
 import { meshesMountedFor, testHook } from './testHook';
 
@@ -36,6 +40,27 @@ export function FrameProbe() {
       group.updateMatrixWorld();
       const p = box.getCenter(new Vector3()).applyMatrix4(group.matrixWorld);
       return [p.x, p.y, p.z];
+    };
+    testHook().view = () => {
+      const s = appStore.getState();
+      const { camera, controls } = get();
+      const result = selectedResultOf(s);
+      const curves = result && s.doc ? resultCurves(result, s.doc.parts, s.geometry.version) : null;
+      const solid = (s.doc?.parts ?? []).filter((p) => isPartVisible(s, p) && (!result || p.id === result.a || p.id === result.b));
+      const inside = solid.filter((p) => partBoxes([p], (k) => geometryRegistry.get(k)?.bounds)[0]?.containsPoint(camera.position));
+      const target = (controls as unknown as { target?: Vector3 } | null)?.target ?? new Vector3();
+      return {
+        marks: result ? {} : Object.fromEntries(partMarks(s.check.outcome)),
+        filterPart: s.resultFilter.part ?? null,
+        selectedResult: s.selectedResult,
+        showCrossing: s.showCrossing,
+        curveSegments: curves ? curves.segments.length / 6 : 0,
+        curvePatches: curves ? curves.patches.length / 9 : 0,
+        overlap: s.overlap?.status ?? null,
+        camera: camera.position.toArray(),
+        target: target.toArray(),
+        cameraInside: inside.map((p) => p.id),
+      };
     };
   }, [get]);
   useEffect(() => {

@@ -1,31 +1,39 @@
 /**
  * One mesh per visible part, sharing its body's geometry; edges drawn over the faces. Hover and
  * click select parts (synced with the part tree); right-click opens the part menu. While a result
- * is selected its two parts turn neutral so that the red collision shows, and the others fade or
- * hide. Each part's group carries its overlays (PartOverlays) and is registered in `partGroups`
- * so that the gizmo can move it directly while it is dragged.
+ * is selected its two parts turn neutral so that the finding shows, and the others fade or hide;
+ * after a check, before a result is chosen, the parts in findings are tinted by their worst kind
+ * (the overview). Each part's group carries its overlays (PartOverlays) and is registered in
+ * `partGroups` so that the gizmo can move it directly while it is dragged.
+ *
+ * Selection, hover, the overview and the section plane never re-render a part: each part's
+ * materials are made once and changed in place by a store subscription (`applyLook`), which asks
+ * for one frame.
  */
 import { useThree, type ThreeEvent } from '@react-three/fiber';
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
-import { DoubleSide, FrontSide, type Group } from 'three';
-import { useShallow } from 'zustand/react/shallow';
+import { Color, DoubleSide, FrontSide, type Group, LineBasicMaterial, type LineSegments, type Mesh, MeshStandardMaterial } from 'three';
 import type { PartInfo } from '../../src-main/contract/host';
 import { appStore, geometryRegistry, useApp } from '../appStore';
-import { selectedResultOf, isPartVisible } from '../state/selectors';
+import { partLook, sameLook, type MarkKind, type PartLook } from '../state/marks';
+import { isPartVisible } from '../state/selectors';
 import {
   EDGE_SELECTED,
   fallbackColor,
   HOVER_EMISSIVE,
   INVOLVED_A,
   INVOLVED_B,
+  KIND_CLEARANCE,
+  KIND_CONTACT,
+  KIND_INTERFERENCE,
+  KIND_UNDECIDED,
   SELECTED_EMISSIVE,
 } from './palette';
 import { PartOverlays } from './PartOverlays';
 import { partGroups } from './partGroups';
 import { partMatrix } from './sceneMath';
+import { noPlanes, sectionPlanes, stencilBack, stencilFront, stencilOrder } from './section';
 import { markMeshesMounted } from './testHook';
-
-type Role = 'normal' | 'involvedA' | 'involvedB' | 'ghost';
 
 /** How far (px) the pointer may move between press and release for a click to select. */
 const CLICK_SLOP_PX = 4;
@@ -33,31 +41,29 @@ const CLICK_SLOP_PX = 4;
 /** Where the right button went down, to tell a right click from a right drag. */
 let rightDown: { x: number; y: number } | null = null;
 
+const MARK_COLOR: Record<MarkKind, string> = { interference: KIND_INTERFERENCE, undecided: KIND_UNDECIDED, clearance: KIND_CLEARANCE, contact: KIND_CONTACT };
+/** How much of the mark's colour an overview tint takes. */
+const MARK_MIX = 0.88;
+
 export function PartMeshes() {
   const doc = useApp((s) => s.doc);
   const version = useApp((s) => s.geometry.version);
   const visibility = useApp((s) => s.visibility);
-  const pair = useApp(useShallow((s) => {
-    const r = selectedResultOf(s);
-    return r ? [r.a, r.b] : null;
-  }));
-  const others = useApp((s) => s.othersWhenResult);
+  const sectionOn = useApp((s) => s.section.on);
   const invalidate = useThree((s) => s.invalidate);
 
   useLayoutEffect(() => {
     markMeshesMounted(doc?.id ?? null, version);
     invalidate();
-  }, [doc, version, visibility, pair, others, invalidate]);
+  }, [doc, version, visibility, invalidate]);
 
   if (!doc) return null;
   return (
     <group name="parts">
       {doc.parts.map((part, index) => {
         if (!isPartVisible({ visibility }, part)) return null;
-        const role: Role = pair === null ? 'normal' : part.id === pair[0] ? 'involvedA' : part.id === pair[1] ? 'involvedB' : 'ghost';
-        if (role === 'ghost' && others === 'hidden') return null;
         // `version` as a prop: a body replaced in the registry redraws the parts placing it.
-        return <PartMesh key={part.id} part={part} index={index} role={role} version={version} />;
+        return <PartMesh key={part.id} part={part} index={index} version={version} sectionOn={sectionOn} />;
       })}
     </group>
   );
@@ -66,23 +72,99 @@ export function PartMeshes() {
 interface PartMeshProps {
   part: PartInfo;
   index: number;
-  role: Role;
   /** The registry's version the body was read at. */
   version: number;
+  sectionOn: boolean;
 }
 
-const PartMesh = memo(function PartMesh({ part, index, role, version }: PartMeshProps) {
+interface PartMaterials {
+  solid: MeshStandardMaterial;
+  ghost: MeshStandardMaterial;
+  edge: LineBasicMaterial;
+  ghostEdge: LineBasicMaterial;
+}
+
+/** The part's own colour (its file's, or the palette's by position). */
+export function partBaseColor(part: Pick<PartInfo, 'color'>, index: number): string {
+  return part.color ?? fallbackColor(index);
+}
+
+const tmp = new Color();
+const markTmp = new Color();
+
+/** Applies a look to a part's materials and objects. */
+function applyLook(look: PartLook, base: string, m: PartMaterials, mesh: Mesh, edges: LineSegments, group: Group): void {
+  const ghost = look.role === 'ghost';
+  group.visible = look.role !== 'hidden';
+  mesh.material = ghost ? m.ghost : m.solid;
+  edges.material = ghost ? m.ghostEdge : m.edge;
+  mesh.renderOrder = ghost ? 1 : 0;
+  edges.renderOrder = ghost ? 1 : 0;
+  if (look.role === 'involvedA') tmp.set(INVOLVED_A);
+  else if (look.role === 'involvedB') tmp.set(INVOLVED_B);
+  else tmp.set(base);
+  if (look.mark) tmp.lerp(markTmp.set(MARK_COLOR[look.mark]), MARK_MIX);
+  const material = ghost ? m.ghost : m.solid;
+  material.color.copy(tmp);
+  const selected = look.selected && look.role === 'normal';
+  material.emissive.set(selected ? SELECTED_EMISSIVE : look.hovered ? HOVER_EMISSIVE : '#000000');
+  material.emissiveIntensity = selected ? 0.55 : look.hovered ? 0.22 : 0;
+  const edge = ghost ? m.ghostEdge : m.edge;
+  if (selected) edge.color.set(EDGE_SELECTED);
+  else if (look.mark) edge.color.set(MARK_COLOR[look.mark]).multiplyScalar(0.6);
+  else edge.color.copy(tmp).multiplyScalar(0.38);
+}
+
+const PartMesh = memo(function PartMesh({ part, index, version, sectionOn }: PartMeshProps) {
   const body = geometryRegistry.get(part.bodyKey);
   const dragging = useApp((s) => s.drag?.partId === part.id);
   const openContextMenu = useApp((s) => s.openContextMenu);
-  const selected = useApp((s) => s.selectedParts.includes(part.id));
-  const hovered = useApp((s) => s.hoveredPart === part.id);
+  const pickPart = useApp((s) => s.pickPart);
   const selectPart = useApp((s) => s.selectPart);
   const hoverPart = useApp((s) => s.hoverPart);
   const requestCamera = useApp((s) => s.requestCamera);
   const invalidate = useThree((s) => s.invalidate);
   const gl = useThree((s) => s.gl);
   const group = useRef<Group>(null);
+  const mesh = useRef<Mesh>(null);
+  const edges = useRef<LineSegments>(null);
+  const flat = body?.flatShading ?? false;
+
+  // Made once per part (and shading): selection and the overview change them in place.
+  const materials = useMemo<PartMaterials>(() => {
+    const common = { metalness: 0.05, roughness: 0.62, flatShading: flat, side: part.closed ? FrontSide : DoubleSide, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 };
+    return {
+      solid: new MeshStandardMaterial(common),
+      ghost: new MeshStandardMaterial({ ...common, transparent: true, opacity: 0.12, depthWrite: false }),
+      edge: new LineBasicMaterial(),
+      ghostEdge: new LineBasicMaterial({ transparent: true, opacity: 0.15, depthWrite: false }),
+    };
+  }, [flat, part.closed]);
+  useLayoutEffect(() => () => Object.values(materials).forEach((m: MeshStandardMaterial | LineBasicMaterial) => m.dispose()), [materials]);
+
+  // The look follows the store without React: one subscription per part.
+  const base = partBaseColor(part, index);
+  useLayoutEffect(() => {
+    let last: PartLook | null = null;
+    const apply = (force: boolean) => {
+      const g = group.current, me = mesh.current, ed = edges.current;
+      if (!g || !me || !ed) return;
+      const s = appStore.getState();
+      const look = partLook(s, part.id);
+      if (!force && sameLook(last, look)) return;
+      last = look;
+      applyLook(look, base, materials, me, ed, g);
+      invalidate();
+    };
+    apply(true);
+    return appStore.subscribe(() => apply(false));
+  }, [part.id, base, materials, body, invalidate]);
+
+  // The section plane clips every part (three recompiles a material when its plane count changes).
+  useLayoutEffect(() => {
+    for (const m of Object.values(materials) as (MeshStandardMaterial | LineBasicMaterial)[]) m.clippingPlanes = sectionOn ? sectionPlanes : noPlanes;
+    invalidate();
+  }, [sectionOn, materials, invalidate]);
 
   // `body` among the dependencies: the group exists only once the body's geometry does. While
   // the part is dragged the gizmo places its group; the document's placement returns after.
@@ -103,16 +185,7 @@ const PartMesh = memo(function PartMesh({ part, index, role, version }: PartMesh
     };
   }, [part.id, body]);
 
-  const colors = useMemo(() => {
-    const base = part.color ?? fallbackColor(index);
-    const color = role === 'involvedA' ? INVOLVED_A : role === 'involvedB' ? INVOLVED_B : base;
-    return { color, edge: darken(color) };
-  }, [part.color, index, role]);
-
   if (!body) return null;
-  const ghost = role === 'ghost';
-  const emissive = selected && role === 'normal' ? SELECTED_EMISSIVE : hovered ? HOVER_EMISSIVE : '#000000';
-  const emissiveIntensity = selected && role === 'normal' ? 0.55 : hovered ? 0.22 : 0;
 
   const onOver = (e: ThreeEvent<PointerEvent>) => {
     e.stopPropagation();
@@ -127,7 +200,7 @@ const PartMesh = memo(function PartMesh({ part, index, role, version }: PartMesh
     if (e.delta > CLICK_SLOP_PX) return;
     e.stopPropagation();
     const mode = e.shiftKey ? 'range' : e.ctrlKey || e.metaKey ? 'toggle' : 'replace';
-    selectPart(part.id, mode);
+    pickPart(part.id, mode);
   };
   const onDoubleClick = (e: ThreeEvent<MouseEvent>) => {
     e.stopPropagation();
@@ -153,61 +226,32 @@ const PartMesh = memo(function PartMesh({ part, index, role, version }: PartMesh
     openContextMenu({ x: e.nativeEvent.clientX, y: e.nativeEvent.clientY, target: { kind: 'parts', ids: [...ids] } });
   };
 
+  const order = stencilOrder(index);
   return (
     <group ref={group} matrixAutoUpdate={false} name={part.id}>
       <mesh
+        ref={mesh}
         geometry={body.geometry}
+        material={materials.solid}
         onPointerOver={onOver}
         onPointerOut={onOut}
         onClick={onClick}
         onDoubleClick={onDoubleClick}
         onPointerDown={onPointerDown}
         onPointerUp={onPointerUp}
-        renderOrder={ghost ? 1 : 0}
-      >
-        {/* Shading and transparency are compiled into the shader (three's OPAQUE define):
-            a change makes a new material rather than a stale program. */}
-        <meshStandardMaterial
-          key={`${body.flatShading ? 'flat' : 'smooth'}-${ghost ? 'ghost' : 'solid'}`}
-          color={colors.color}
-          emissive={emissive}
-          emissiveIntensity={emissiveIntensity}
-          metalness={0.05}
-          roughness={0.62}
-          flatShading={body.flatShading}
-          side={part.closed ? FrontSide : DoubleSide}
-          transparent={ghost}
-          opacity={ghost ? 0.12 : 1}
-          depthWrite={!ghost}
-          polygonOffset
-          polygonOffsetFactor={1}
-          polygonOffsetUnits={1}
-        />
-      </mesh>
-      <lineSegments geometry={body.edges} renderOrder={ghost ? 1 : 0} raycast={noRaycast}>
-        <lineBasicMaterial
-          key={ghost ? 'ghost' : 'solid'}
-          color={selected && role === 'normal' ? EDGE_SELECTED : colors.edge}
-          transparent={ghost}
-          opacity={ghost ? 0.15 : 1}
-          depthWrite={!ghost}
-        />
-      </lineSegments>
+      />
+      <lineSegments ref={edges} geometry={body.edges} material={materials.edge} raycast={noRaycast} />
+      {sectionOn && part.closed && (
+        <>
+          <mesh geometry={body.geometry} material={stencilBack} renderOrder={order} raycast={noRaycast} name="section-stencil" />
+          <mesh geometry={body.geometry} material={stencilFront} renderOrder={order} raycast={noRaycast} name="section-stencil" />
+        </>
+      )}
       <PartOverlays partId={part.id} bodyKey={part.bodyKey} version={version} />
     </group>
   );
 });
 
 function noRaycast(): void {
-  // Edge lines are not picked: the faces under them are.
-}
-
-/** A darker shade of a `#rrggbb` colour, for edge lines. */
-function darken(hex: string): string {
-  const n = Number.parseInt(hex.slice(1), 16);
-  const f = 0.38;
-  const r = Math.round(((n >> 16) & 255) * f);
-  const g = Math.round(((n >> 8) & 255) * f);
-  const b = Math.round((n & 255) * f);
-  return `#${((1 << 24) | (r << 16) | (g << 8) | b).toString(16).slice(1)}`;
+  // Edge lines, stencil passes are not picked: the faces under them are.
 }

@@ -1,6 +1,7 @@
 /**
  * Triangles drawn over a part, in its own frame (children of its group, so they follow it while
- * it is dragged): red where it is in contact (the selected result, the live check, or the
+ * it is dragged): red where it is in contact (the selected result when its crossing triangles are
+ * asked for, the live check, or the
  * traversal view), yellow where the traversal view tested it exactly without a contact. Each is
  * drawn twice: depth-tested where visible, and faintly through everything where another part
  * hides it (a bolt pushed into a plate). They are small separate buffers: releasing one never
@@ -18,7 +19,8 @@ import { HIGHLIGHT, TESTED } from './palette';
 export const PartOverlays = memo(function PartOverlays({ partId, bodyKey, version }: { partId: string; bodyKey: string; version: number }) {
   const trace = useApp((s) => (s.traceOn && s.trace?.status === 'ready' ? s.trace.data : null));
   const live = useApp((s) => s.live);
-  const result = useApp(selectedResultOf);
+  // The selected result's crossing triangles only when asked for (the view toolbar's Triangles).
+  const result = useApp((s) => (s.showCrossing ? selectedResultOf(s) : null));
   const overlay = useMemo(() => overlayFor(partId, { trace, live, result }), [partId, trace, live, result]);
   if (!overlay) return null;
   return (

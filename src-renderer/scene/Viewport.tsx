@@ -1,8 +1,8 @@
 /**
  * The 3D viewport: rendered on demand (a frame only when something changed), Z-up, orbit/pan/
  * zoom (zoom towards the cursor), perspective or orthographic, with a ground grid, a view cube,
- * the transform gizmo on the selected part, the interference volume and the traversal view's
- * boxes, and overlays for the grid step, the units and the live check.
+ * the transform gizmo on the selected part, the interference volume, the intersection curves,
+ * the section view and the traversal view's boxes, and overlays for the grid step, the units and the live check.
  */
 import { OrbitControls, OrthographicCamera, PerspectiveCamera } from '@react-three/drei';
 import { Canvas } from '@react-three/fiber';
@@ -11,7 +11,9 @@ import { CameraRig } from './CameraRig';
 import { FrameProbe } from './FrameProbe';
 import { GroundGrid } from './GroundGrid';
 import { Lights } from './Lights';
+import { IntersectionCurves } from './IntersectionCurves';
 import { OverlapSolid } from './OverlapSolid';
+import { Section } from './Section';
 import { BACKGROUND } from './palette';
 import { gizmoHandleHovered, PartGizmo } from './PartGizmo';
 import { PartMeshes } from './PartMeshes';
@@ -32,7 +34,12 @@ export function Viewport() {
         frameloop="demand"
         flat
         dpr={[1, 2]}
-        gl={{ preserveDrawingBuffer: true, antialias: true }}
+        gl={{ preserveDrawingBuffer: true, antialias: true, stencil: true }}
+        onCreated={({ gl }) => {
+          // Part materials carry the section plane as `clippingPlanes`.
+          gl.localClippingEnabled = true;
+        }}
+        raycaster={{ firstHitOnly: true }}
         camera={{ up: UP, position: START, fov: 35 }}
         onPointerMissed={(e) => {
           if (e.button !== 0 || gizmoHandleHovered()) return;
@@ -49,6 +56,8 @@ export function Viewport() {
         <Lights />
         <PartMeshes />
         <OverlapSolid />
+        <IntersectionCurves />
+        <Section />
         <TraceBoxes />
         <GroundGrid />
         <PartGizmo />

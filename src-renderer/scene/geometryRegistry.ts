@@ -7,6 +7,7 @@ import { Box3, BufferAttribute, BufferGeometry } from 'three';
 import type { BodyGeometry } from '../../src-main/contract/host';
 import type { Aabb } from '../state/placement';
 import type { GeometrySink } from '../state/types';
+import { withBoundsTree } from './bvh';
 import { bodyEdges, faceRangesUsable, splitVerticesByFace } from './edges';
 
 export interface BodyDisplay {
@@ -32,6 +33,8 @@ export function buildBodyDisplay(body: BodyGeometry): BodyDisplay {
   geometry.computeVertexNormals();
   geometry.computeBoundingBox();
   geometry.computeBoundingSphere();
+  // For picking and hover (scene/bvh.ts).
+  withBoundsTree(geometry);
 
   const edges = new BufferGeometry();
   edges.setAttribute('position', new BufferAttribute(body.positions, 3));
@@ -72,6 +75,7 @@ export class GeometryRegistry implements GeometrySink {
   private release(bodyKey: string): void {
     const body = this.bodies.get(bodyKey);
     if (!body) return;
+    body.geometry.disposeBoundsTree();
     body.geometry.dispose();
     body.edges.dispose();
     this.bodies.delete(bodyKey);

@@ -14,7 +14,7 @@ export const TESTED = '#ffd400';
 /** Boxes of the traversal view: pruned (disjoint), and descended into or tested as leaves. */
 export const BOX_PRUNED = '#3f7fd9';
 export const BOX_DESCENDED = '#f08c00';
-/** The interference volume: a faint fill and its edges. */
+/** The interference volume: a translucent red fill and its dark red edges. */
 export const OVERLAP_FILL = '#ff0000';
 export const OVERLAP_EDGE = '#7a0010';
 /** The two parts of the selected result, in neutral tones so that the red stands out. */
@@ -25,3 +25,10 @@ export const HOVER_EMISSIVE = '#ffffff';
 export const EDGE_SELECTED = '#1e5bd6';
 export const GRID_MAJOR = '#9aa3ad';
 export const GRID_MINOR = '#c9cfd6';
+/** Kinds of findings, in the view: the overview's part tints, intersection curves, contact patches. */
+export const KIND_INTERFERENCE = '#e3161b';
+export const KIND_CLEARANCE = '#f0a202';
+export const KIND_CONTACT = '#2a86d9';
+export const KIND_UNDECIDED = '#8e24aa';
+/** Section caps of the interference volume. */
+export const OVERLAP_CAP = '#ff1a1a';

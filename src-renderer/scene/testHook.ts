@@ -17,6 +17,27 @@ export interface InterfereTestHook {
   partCentre?: (partId: string) => [number, number, number] | null;
   /** The gizmo's handle under the pointer ('X', 'Y', 'Z', 'XY', …) and where the gizmo is (world mm); null without a gizmo. */
   gizmo?: () => { axis: string | null; position: [number, number, number] } | null;
+  /** The section plane (normal, constant: kept where normal·p + constant ≥ 0), or null while off. */
+  section?: () => { normal: number[]; constant: number; offsetMm: number; origin: number[] } | null;
+  /** What the view shows of the review: the overview's marks, the curves, where the camera is. */
+  view?: () => ViewProbe;
+}
+
+export interface ViewProbe {
+  /** Worst kind by part id, while the overview is shown (no result selected). */
+  readonly marks: Record<string, string>;
+  /** The results table's part filter. */
+  readonly filterPart: string | null;
+  readonly selectedResult: string | null;
+  readonly showCrossing: boolean;
+  /** Segments and patch triangles of the selected result's intersection curves. */
+  readonly curveSegments: number;
+  readonly curvePatches: number;
+  readonly overlap: string | null;
+  readonly camera: number[];
+  readonly target: number[];
+  /** Parts (visible, not faded) whose placed bounds hold the camera. */
+  readonly cameraInside: string[];
 }
 
 declare global {

@@ -79,6 +79,12 @@ export function createCommandSlice(ctx: SliceContext): StateCreator<AppState, []
           else if (s.selectedResult !== null) s.selectResult(null);
           else s.clearSelection();
           return;
+        case 'view.section':
+          if (s.doc) s.toggleSection();
+          return;
+        case 'view.crossing':
+          s.setShowCrossing(!s.showCrossing);
+          return;
         case 'view.isolate':
           if (s.selectedParts.length > 0) s.isolate(s.selectedParts);
           else s.notify('info', 'Nothing to isolate', 'Select the parts to show alone (click, Ctrl+click, Shift+click), then press I.');

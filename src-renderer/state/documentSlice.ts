@@ -195,6 +195,8 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
             selectedResult: null,
             visibility: {},
             isolation: null,
+            // Another document's part filter would name no part of this one.
+            resultFilter: { ...s.resultFilter, part: null },
             check: { ...s.check, jobId: null, running: false, startedAt: null, cancelRequested: false, outcome: null, finishedAt: null, stale: false, outcomeRefine: null },
             geometry: { status: 'loading', version: s.geometry.version },
             history: EMPTY_HISTORY,

@@ -28,6 +28,7 @@ export function inspectKey(docId: string, a: PartInfo, b: PartInfo): string {
 export function createInspectSlice(): StateCreator<AppState, [], [], InspectSlice> {
   return (set, get) => ({
     showOverlap: true,
+    showCrossing: false,
     overlap: null,
     traceOn: false,
     traceBoxes: true,
@@ -37,6 +38,10 @@ export function createInspectSlice(): StateCreator<AppState, [], [], InspectSlic
     setShowOverlap(on) {
       set({ showOverlap: on });
       get().syncInspect();
+    },
+
+    setShowCrossing(on) {
+      set({ showCrossing: on });
     },
 
     setTraceOn(on) {

@@ -18,6 +18,8 @@ export interface ResultFilter {
   readonly kind: ResultKind | 'all';
   readonly status: ResultStatus | 'all';
   readonly text: string;
+  /** Only the results of this part (a part clicked in the view), or null. */
+  readonly part?: string | null;
 }
 
 export const DEFAULT_RESULT_SORT: ResultSort = { key: 'kind', descending: false };
@@ -200,6 +202,7 @@ export function filterRows(rows: readonly TableRow[], names: Names, filter: Part
   return rows.filter((r) => {
     if (kind !== 'all' && r.kind !== kind) return false;
     if (status !== 'all' && r.status !== status) return false;
+    if (filter.part && r.a !== filter.part && r.b !== filter.part) return false;
     if (q === '') return true;
     return [label(names, r.a), label(names, r.b), r.a, r.b].some((s) => s.toLowerCase().includes(q));
   });

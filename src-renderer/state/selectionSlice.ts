@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
+import { partMarks } from './marks';
 import { splitStatusKey } from './results';
 import { selectedResultOf } from './selectors';
 import type { AppState, SelectionSlice } from './types';
@@ -32,6 +33,12 @@ export function createSelectionSlice(): StateCreator<AppState, [], [], Selection
       }
       set({ selectedParts: [id], selectionAnchor: id });
       get().syncInspect();
+    },
+
+    pickPart(id, mode = 'replace') {
+      const s = get();
+      if (mode === 'replace' && s.selectedResult === null && partMarks(s.check.outcome).has(id)) s.setResultFilter({ part: id });
+      get().selectPart(id, mode);
     },
 
     selectParts(ids) {

@@ -35,6 +35,8 @@ export const SHORTCUTS: readonly { keys: string; action: string; command: AppCom
   { keys: 'S', action: 'Fit the selection in view', command: 'view.fitSelection' },
   { keys: '1 / 3 / 7 / 0', action: 'Front / right / top / isometric view', command: 'view.iso' },
   { keys: 'P', action: 'Perspective / orthographic', command: 'view.toggleProjection' },
+  { keys: 'X', action: 'Section view: cut through the selected finding (again: off)', command: 'view.section' },
+  { keys: 'T', action: 'Show the crossing triangles of the selected result (again: off)', command: 'view.crossing' },
   { keys: 'F1', action: 'This list', command: 'help.shortcuts' },
 ];
 
@@ -81,6 +83,10 @@ export function commandForKey(e: KeyInput): AppCommand | null {
       return 'view.fitSelection';
     case 'p':
       return 'view.toggleProjection';
+    case 'x':
+      return 'view.section';
+    case 't':
+      return 'view.crossing';
     case '1':
       return 'view.front';
     case '3':

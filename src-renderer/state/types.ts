@@ -125,6 +125,11 @@ export interface SelectionSlice {
   hoverPart(id: string | null): void;
   /** Selects a result (its two parts too) and frames it; null clears it. */
   selectResult(key: string | null): void;
+  /**
+   * A click on a part in the view: selects it, and when the last check found it in a result
+   * (the overview marks it), filters the results table to its results.
+   */
+  pickPart(id: string, mode?: SelectMode): void;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -194,6 +199,21 @@ export type CameraCommand =
   /** Look from a direction (from the target towards the camera), e.g. a face of the view cube. */
   | { readonly kind: 'direction'; readonly direction: readonly [number, number, number] };
 
+/** The section view: a cut plane through the selected finding (see scene/Section.tsx). */
+export interface SectionState {
+  readonly on: boolean;
+  /** The plane's normal: the axis of the finding's smallest extent ('auto'), a world axis, or the view direction. */
+  readonly axis: 'auto' | 'x' | 'y' | 'z' | 'view';
+  /** Keep the other side. */
+  readonly flip: boolean;
+  /** Offset of the plane along its normal from where it was placed (mm). */
+  readonly offsetMm: number;
+  /** How far the offset slider reaches either way (mm). */
+  readonly rangeMm: number;
+  /** Grows when the plane is to be placed again (turned on, another axis, another result). */
+  readonly seq: number;
+}
+
 export type DialogKind = 'open' | 'import' | 'saveAs' | 'export' | 'batch' | 'shortcuts' | 'ignore' | 'recovery';
 
 export interface ViewSlice {
@@ -208,7 +228,10 @@ export interface ViewSlice {
   /** The latest camera request; `seq` grows so that the same request twice is seen twice. */
   camera: { readonly seq: number; readonly command: CameraCommand } | null;
   dialog: DialogKind | null;
+  section: SectionState;
 
+  setSection(patch: Partial<Omit<SectionState, 'seq'>>, place?: boolean): void;
+  toggleSection(): void;
   setVisible(ids: readonly string[], visible: boolean): void;
   showAll(): void;
   /** Shows only these parts until Esc or Show all. */
@@ -238,7 +261,7 @@ export interface NoticeSlice {
 export type CommandSource = 'ui' | 'key' | 'menu';
 
 /** Commands of the native menu, and those only the window has (no menu item). */
-export type AppCommand = MenuCommand | 'view.isolate' | 'view.hide' | 'view.showAll' | 'gizmo.translate' | 'gizmo.rotate';
+export type AppCommand = MenuCommand | 'view.section' | 'view.crossing' | 'view.isolate' | 'view.hide' | 'view.showAll' | 'gizmo.translate' | 'gizmo.rotate';
 
 export interface CommandSlice {
   /** Runs a command from the toolbar, a shortcut or the native menu. */
@@ -346,6 +369,8 @@ export type FetchStatus = 'loading' | 'ready' | 'none' | 'failed';
 export interface InspectSlice {
   /** Outline the interference volume of the selected result. */
   showOverlap: boolean;
+  /** Draw the selected result's crossing triangles (off: only its volume and intersection curves). */
+  showCrossing: boolean;
   overlap: { readonly key: string; readonly status: FetchStatus; readonly solid: OverlapSolidInfo | null } | null;
   /** The traversal view of the selected pair. */
   traceOn: boolean;
@@ -355,6 +380,7 @@ export interface InspectSlice {
   trace: { readonly key: string; readonly status: FetchStatus; readonly data: PairTrace | null } | null;
 
   setShowOverlap(on: boolean): void;
+  setShowCrossing(on: boolean): void;
   setTraceOn(on: boolean): void;
   setTraceBoxes(on: boolean): void;
   setTraceDepth(depth: number): void;

@@ -12,6 +12,16 @@ export function createViewSlice(): StateCreator<AppState, [], [], ViewSlice> {
     othersWhenResult: 'transparent',
     camera: null,
     dialog: null,
+    section: { on: false, axis: 'auto', flip: false, offsetMm: 0, rangeMm: 50, seq: 0 },
+
+    setSection(patch, place = false) {
+      set((s) => ({ section: { ...s.section, ...patch, seq: place ? s.section.seq + 1 : s.section.seq } }));
+    },
+
+    toggleSection() {
+      const on = !get().section.on;
+      get().setSection({ on, offsetMm: 0 }, on);
+    },
 
     setVisible(ids, visible) {
       set((s) => {

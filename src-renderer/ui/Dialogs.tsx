@@ -381,7 +381,7 @@ function ShortcutsDialog() {
           ))}
         </tbody>
       </table>
-      <p className="hint">Mouse: left-drag to orbit, right-drag or Shift-drag to pan, wheel to zoom towards the cursor. Click a part or a result to select it; double-click to frame it.</p>
+      <p className="hint">Mouse: left-drag to orbit, right-drag or Shift-drag to pan, wheel to zoom towards the cursor. Click a part or a result to select it (a part the last check marked filters the results to its own); double-click to frame it. In the results table ↑/↓ walk the results, the view following.</p>
     </Modal>
   );
 }

@@ -2,8 +2,8 @@
  * The results of the last check: a summary, filters (kind, status, part), and a sortable table
  * of part pairs with their status across checks. Pairs the check resolved are listed too,
  * greyed; before any check the statuses saved in the assembly are listed. Units are in the
- * column headers. Selecting a row highlights the pair's colliding triangles in red, outlines the
- * interference volume and frames it; the arrow keys move through the rows; right-click (or the
+ * column headers. Selecting a row shows the pair's interference volume and intersection curves
+ * and frames them; the arrow keys move through the rows; right-click (or the
  * row's ⋯ button, or Shift+F10) opens the pair's menu: status, ignore, traversal view.
  * Each row says how finely it was decided: the resolution (± of depth and distance), "as given"
  * for meshes that are the geometry, a "refined" mark where the check re-tessellated the bodies,
@@ -33,6 +33,7 @@ import {
   type ResultStatus,
   type TableRow,
 } from '../state/results';
+import { PartFilterChip } from './PartFilterChip';
 import { SelectedPairBar } from './SelectedPairBar';
 
 const COLUMNS: { key: ResultSortKey; label: string; title: string; numeric?: boolean }[] = [
@@ -167,6 +168,7 @@ function ResultsHeader({ rowCount }: { rowCount: number }) {
             </option>
           ))}
         </select>
+        <PartFilterChip />
         <input type="search" placeholder="Filter by part" aria-label="Filter results by part" value={filter.text} onChange={(e) => setResultFilter({ text: e.target.value })} data-testid="results-text" />
         <label className="checkbox" title="While a result is selected, hide the other parts instead of showing them faded">
           <input type="checkbox" checked={others === 'hidden'} onChange={(e) => setOthers(e.target.checked ? 'hidden' : 'transparent')} data-testid="hide-others" />

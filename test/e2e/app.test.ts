@@ -146,10 +146,13 @@ describe.skipIf(skip)('the renderer through the bridge (Chromium)', () => {
     await page.screenshot({ path: path.join(OUT, 'e2e-2-checked.png') });
   });
 
-  it('highlights the colliding triangles of a selected result in red', async () => {
+  it('highlights the colliding triangles of a selected result in red, with Triangles on', async () => {
     const row = page.locator('[data-testid^="result-row-"]').first();
     await row.click();
     await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
+    // The crossing triangles are an option of the view toolbar (T; off by default).
+    await page.keyboard.press('t');
+    await expect.poll(() => page.getByTestId('view-crossing').getAttribute('aria-pressed')).toBe('true');
     await settle(page);
     const pixels = await canvasPixels(page, '3-result');
     await page.screenshot({ path: path.join(OUT, 'e2e-3-result.png') });

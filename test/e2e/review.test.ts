@@ -302,17 +302,22 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     await shot(page, '2-moved-interference', '02-moved-interference');
   });
 
-  it('selecting the interference draws its colliding triangles in red', async () => {
+  it('selecting the interference draws its colliding triangles in red (with Triangles on)', async () => {
     const row = resultRow(page, BOLT, PLATE);
     await row.click();
     await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
     const bar = page.getByTestId('pair-bar');
     await expect.poll(() => bar.textContent()).toMatch(/Interference · [\d.,]+ mm³/);
+    // The crossing triangles are an option of the view toolbar (off by default).
+    await page.getByTestId('view-crossing').click();
+    await expect.poll(() => page.getByTestId('view-crossing').getAttribute('aria-pressed')).toBe('true');
     const { red, total } = await canvasRed('3-selected');
     // Framed on the pair, the crossing triangles cover a good part of the view in pure red.
     expect(red).toBeGreaterThan(Math.max(2000, total * 0.01));
     expect(red).toBeGreaterThan(redBeforeSelecting + 1000);
     await shot(page, '3-result-selected', '03-result-selected');
+    await page.getByTestId('view-crossing').click();
+    await expect.poll(() => page.getByTestId('view-crossing').getAttribute('aria-pressed')).toBe('false');
   });
 
   it('exports an HTML report through the Export dialog that lists the pair', async () => {

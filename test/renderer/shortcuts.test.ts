@@ -26,8 +26,14 @@ describe('commandForKey', () => {
     expect(commandForKey(key('f', { inTextField: true }))).toBeNull();
     expect(commandForKey(key('s', { ctrlKey: true, inTextField: true }))).toBe('file.save');
   });
+  it('turns the section view and the crossing triangles on and off with X and T, not in text fields', () => {
+    expect(commandForKey(key('x'))).toBe('view.section');
+    expect(commandForKey(key('t'))).toBe('view.crossing');
+    expect(commandForKey(key('x', { inTextField: true }))).toBeNull();
+  });
+
   it('ignores other keys and Alt combinations', () => {
-    expect(commandForKey(key('x'))).toBeNull();
+    expect(commandForKey(key('q'))).toBeNull();
     expect(commandForKey(key('Enter'))).toBeNull();
     expect(commandForKey(key('o', { ctrlKey: true, altKey: true }))).toBeNull();
     expect(commandForKey(key('f', { altKey: true }))).toBeNull();
