@@ -11,7 +11,7 @@ import { checkFile, type CheckFileResult, type CheckStage } from '../services/ch
 import { FileError, makeOutputFolder, writeOutputFile } from '../services/files.js';
 import { TreeBuildError } from '../services/treePool.js';
 import {
-  reportToCsv, reportToHtml, reportToJson, reportsToJunit, reportFindings, compareWithBaseline, ReportError,
+  reportToCsv, reportToHtml, reportToJson, reportsToJunit, reportFindings, compareWithBaseline, reportPictures, ReportError,
   type BaselineComparison, type InterferenceReport, type JunitInput, type ReportFindings, type UndecidedPolicy,
 } from '../../src-core/report/index.js';
 import { AssemblyError } from '../../src-core/assembly/model.js';
@@ -104,6 +104,9 @@ Options:
   --quiet             print nothing but errors (the exit status still tells; GitHub annotations
                       are still printed)
   --no-progress       no progress bar (it only shows on a terminal anyway)
+  --no-pictures       no pictures in .html reports (by default each interference and clearance
+                      violation, the first 50, is drawn as an inline SVG: the two parts where
+                      they meet, the crossing triangles red)
   -h, --help          this text
   -v, --version       the version
 
@@ -142,6 +145,7 @@ interface Options {
   undecided: UndecidedPolicy;
   quiet: boolean;
   progress: boolean;
+  pictures: boolean;
 }
 
 function parseNumber(flag: string, text: string | undefined, integer = false): number | undefined {
@@ -210,6 +214,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
         undecided: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         'no-progress': { type: 'boolean' },
+        'no-pictures': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -240,6 +245,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
     undecided: parseChoice('--undecided', values.undecided, ['fail', 'pass'] as const, 'fail'),
     quiet: values.quiet ?? false,
     progress: !values['no-progress'],
+    pictures: !values['no-pictures'],
   };
 }
 
@@ -251,11 +257,14 @@ function parseChoice<T extends string>(flag: string, text: string | undefined, c
 }
 
 /** One input's report in a format; `junit` is this input's suite alone (a {name} JUnit report). */
-function renderReport(report: InterferenceReport, format: ReportFormat, junit: JunitInput, findings: ReportFindings, undecided: UndecidedPolicy): string {
+function renderReport(
+  report: InterferenceReport, format: ReportFormat, junit: JunitInput, findings: ReportFindings, undecided: UndecidedPolicy,
+  pictures: (() => ReadonlyMap<number, string>) | null,
+): string {
   if (format === 'json') return reportToJson(report);
   if (format === 'csv') return reportToCsv(report, { statuses: csvStatuses(findings) });
   if (format === 'junit') return reportsToJunit([junit], { undecided });
-  return reportToHtml(report);
+  return reportToHtml(report, pictures !== null ? { pictures: pictures() } : {});
 }
 
 /** The CSV's status column from the command line: with a baseline, new (or worse) or active; else only ignored. */
@@ -534,9 +543,11 @@ export async function main(argv: string[]): Promise<number> {
       if (plans.length > 0 && result.kind === 'assembly') {
         await protect.addSources(file, result.assembly.doc.sources.map((s) => s.path));
       }
+      let pictured: ReadonlyMap<number, string> | null = null;
+      const pictures = o.pictures ? () => (pictured ??= reportPictures(report, (id) => result.pictureBodies.get(id) ?? null)) : null;
       for (const plan of plans) {
         if (plan.combined !== null) continue;
-        await writeReport(plan.targets[i]!, () => renderReport(report, plan.format, junit, findings, o.undecided), `the report of ${file}, written by this run`);
+        await writeReport(plan.targets[i]!, () => renderReport(report, plan.format, junit, findings, o.undecided, pictures), `the report of ${file}, written by this run`);
       }
     }
     for (const plan of plans) {

@@ -12,7 +12,8 @@ import type { CheckOutcome, CheckScope, HostError, PairResultInfo } from '../../
 import { CheckAbortedError } from '../../../src-core/check/check.js';
 import { diffStatuses } from '../../../src-core/check/status.js';
 import type { CheckProgress, CheckResult, CheckSettings } from '../../../src-core/check/types.js';
-import type { ReportPartInput } from '../../../src-core/report/index.js';
+import type { PictureBody, ReportPartInput } from '../../../src-core/report/index.js';
+import { pictureBodiesOf } from '../checkService.js';
 import { createHostRefiner, type RefinerSource } from '../refiner.js';
 import type { HostContext } from './context.js';
 import { docName, documentInfo, partOf, reportPartsOf, runnerPartsOf, type DocState } from './document.js';
@@ -71,7 +72,7 @@ export class CheckJobs {
       });
       if (signal.aborted) throw new CheckAbortedError();
       if (d.closed) throw failure('closed', `${docName(d)} was closed during its check`, d.path);
-      const outcome = this.applyOutcome(d, result, scope, job.id, reportParts);
+      const outcome = this.applyOutcome(d, result, scope, job.id, reportParts, pictureBodiesOf(parts));
       ctx.events.emit('job.done', { jobId: job.id, kind: 'check', outcome });
       ctx.events.emit('doc.changed', documentInfo(d));
     } catch (e) {
@@ -105,7 +106,9 @@ export class CheckJobs {
    * The outcome of a finished check, each result with its status against the document's review
    * (src-core/check/status.ts diffStatuses: new, active, resolved, ignored). Updates the review.
    */
-  private applyOutcome(d: DocState, result: CheckResult, scope: CheckScope, jobId: string, reportParts: ReportPartInput[]): CheckOutcome {
+  private applyOutcome(
+    d: DocState, result: CheckResult, scope: CheckScope, jobId: string, reportParts: ReportPartInput[], pictureBodies: ReadonlyMap<string, PictureBody>,
+  ): CheckOutcome {
     const diff = diffStatuses({
       before: d.review,
       results: result.results,
@@ -140,7 +143,7 @@ export class CheckJobs {
       resolved,
       warnings: [...result.warnings],
     };
-    d.last = { outcome, result, reportParts };
+    d.last = { outcome, result, reportParts, pictureBodies };
     return outcome;
   }
 }

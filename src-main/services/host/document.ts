@@ -13,7 +13,7 @@ import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
 import type { AssemblyDoc, IgnoreRule as DocIgnoreRule, PartDef, SourceDef } from '../../../src-core/assembly/model.js';
 import { pairKey, RESULT_STATUSES, splitPairKey, type Review, type ReviewEntry, type ResultStatus } from '../../../src-core/check/status.js';
 import type { CheckResult } from '../../../src-core/check/types.js';
-import type { ReportPartInput } from '../../../src-core/report/index.js';
+import type { PictureBody, ReportPartInput } from '../../../src-core/report/index.js';
 import type { Body } from '../bodies.js';
 import type { RunnerPart } from '../checkRunner.js';
 import type { FileFingerprint } from '../recovery.js';
@@ -48,6 +48,8 @@ export interface LastCheck {
   readonly result: CheckResult;
   /** The parts as they were checked, for the report. */
   readonly reportParts: ReportPartInput[];
+  /** Each part's triangles and placement as checked, for the report's pictures. */
+  readonly pictureBodies?: ReadonlyMap<string, PictureBody>;
 }
 
 export interface AutosaveState {

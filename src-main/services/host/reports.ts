@@ -7,7 +7,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestOf } from '../../contract/host.js';
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
-import { buildReport, reportToCsv, reportToHtml, reportToJson, type InterferenceReport } from '../../../src-core/report/index.js';
+import {
+  buildReport, reportPictures, reportToCsv, reportToHtml, reportToJson, type InterferenceReport, type PictureBody,
+} from '../../../src-core/report/index.js';
 import { APP_NAME, APP_VERSION } from '../appInfo.js';
 import { writeFileAtomic } from '../files.js';
 import type { ReportFormat } from './api.js';
@@ -16,10 +18,15 @@ import { docName, stemOf, type DocState } from './document.js';
 import type { DocumentStore } from './documentStore.js';
 import { failure } from './errors.js';
 
-export function renderReport(report: InterferenceReport, format: ReportFormat): string {
+/**
+ * The report as text; an HTML report gets pictures of its interferences and clearance violations
+ * when the parts' triangles as checked are given.
+ */
+export function renderReport(report: InterferenceReport, format: ReportFormat, bodies?: ReadonlyMap<string, PictureBody>): string {
   if (format === 'json') return reportToJson(report);
   if (format === 'csv') return reportToCsv(report);
-  return reportToHtml(report);
+  if (bodies === undefined) return reportToHtml(report);
+  return reportToHtml(report, { pictures: reportPictures(report, (id) => bodies.get(id) ?? null) });
 }
 
 /** Why no report may be written to `target` ('would-overwrite'): a file that failed to open or a saved assembly; else null. */
@@ -60,7 +67,7 @@ export async function exportReport(
   else await allowed(ctx, target, 'write');
   const kept = await reportTargetProblem(store, target);
   if (kept !== null) throw failure('would-overwrite', kept, target);
-  const { result, reportParts } = d.last;
+  const { result, reportParts, pictureBodies } = d.last;
   const report = buildReport({
     assemblyName: name,
     ...(d.doc.name ? { title: d.doc.name } : {}),
@@ -69,6 +76,6 @@ export async function exportReport(
     generatedAt: new Date(),
     generator: { name: APP_NAME, version: APP_VERSION },
   });
-  await writeFileAtomic(target, renderReport(report, format));
+  await writeFileAtomic(target, renderReport(report, format, pictureBodies));
   return { path: target };
 }
