@@ -56,7 +56,7 @@ export interface PictureOptions {
   /** Size of each view in px (default 320 × 240). */
   readonly viewWidth?: number;
   readonly viewHeight?: number;
-  /** Most triangles drawn per view (default 1500). */
+  /** Most triangles drawn per view (default 800). */
   readonly maxTriangles?: number;
   /** Largest SVG text (default 150,000 bytes); a larger picture is drawn again with fewer triangles. */
   readonly maxBytes?: number;
@@ -67,7 +67,7 @@ export interface PictureOptions {
 /** An axis-aligned box: [minX, minY, minZ, maxX, maxY, maxZ]. */
 export type Box = Float64Array;
 
-export const PICTURE_DEFAULTS = { viewWidth: 320, viewHeight: 240, maxTriangles: 1500, maxBytes: 150_000 } as const;
+export const PICTURE_DEFAULTS = { viewWidth: 320, viewHeight: 240, maxTriangles: 800, maxBytes: 150_000 } as const;
 
 /** Colours (r, g, b) of part A, part B and the crossing triangles. */
 const BASE_A: Point3 = [70, 112, 172];
@@ -76,7 +76,7 @@ const BASE_CROSS: Point3 = [228, 28, 28];
 const OUTLINE = '#111';
 const CLOSEST = '#f08c00';
 /** Shades are quantised to this many levels, so that neighbours share paths. */
-const SHADES = 24;
+const SHADES = 16;
 /** Triangles smaller than this (px²) after projection are not drawn. */
 const MIN_AREA_PX2 = 0.02;
 
@@ -104,10 +104,11 @@ function boxDiagonal(b: Box): number {
   return boxIsEmpty(b) ? 0 : Math.hypot(b[3]! - b[0]!, b[4]! - b[1]!, b[5]! - b[2]!);
 }
 
-/** The body's vertices in world coordinates (a copy when transformed). */
+/** The body's vertices in world coordinates (the positions themselves when they are, as doubles). */
 export function worldPositions(body: PictureBody): Float64Array {
   const p = body.positions;
   const m = body.transform;
+  if (!m && p instanceof Float64Array) return p;
   const out = new Float64Array(p.length);
   if (!m) {
     for (let i = 0; i < p.length; i++) out[i] = p[i]!;
@@ -372,17 +373,23 @@ export function pictureScene(input: PictureInput, maxTriangles: number = PICTURE
       const dx = Math.max(0, Math.min(x0, x1, x2) - cx, cx - Math.max(x0, x1, x2));
       const dy = Math.max(0, Math.min(y0, y1, y2) - cy, cy - Math.max(y0, y1, y2));
       const dz = Math.max(0, Math.min(z0, z1, z2) - cz, cz - Math.max(z0, z1, z2));
-      dist.push(flags[t] ? -1 : dx * dx + dy * dy + dz * dz);
+      dist.push(dx * dx + dy * dy + dz * dz);
     }
   };
   consider(worldA, ia, nA, crossA, 0);
   consider(worldB, ib, nB, crossB, 1);
-  let order = Array.from(dist.keys());
+  let order: number[] = Array.from(dist.keys());
   if (order.length > maxTriangles) {
-    order.sort((p, q) => dist[p]! - dist[q]!);
-    order = order.slice(0, Math.max(1, maxTriangles));
+    // The crossing triangles first, up to 3/5 of the cap (so that the parts around them show
+    // too), then the others; each the nearest to the contact.
+    const keep = Math.max(1, maxTriangles);
+    const crossingOnes = order.filter((i) => crossing[i] === 1);
+    const others = order.filter((i) => crossing[i] === 0);
+    const crossingKept = nearest(crossingOnes, dist, Math.min(crossingOnes.length, others.length > 0 ? Math.ceil(0.6 * keep) : keep));
+    const othersKept = nearest(others, dist, keep - crossingKept.length);
+    order = [...crossingKept, ...othersKept];
     // Frame what is kept: the frame shrinks to the kept triangles' reach (never below the contact).
-    const reach = Math.sqrt(Math.max(0, dist[order[order.length - 1]!]!));
+    const reach = Math.sqrt(Math.max(0, ...[crossingKept, othersKept].map((l) => (l.length > 0 ? dist[l[l.length - 1]!]! : 0))));
     for (let k = 0; k < 3; k++) {
       frame[k] = Math.max(frame[k]!, Math.min(contact[k]!, (k === 0 ? cx : k === 1 ? cy : cz) - reach));
       frame[k + 3] = Math.min(frame[k + 3]!, Math.max(contact[k + 3]!, (k === 0 ? cx : k === 1 ? cy : cz) + reach));
@@ -395,6 +402,16 @@ export function pictureScene(input: PictureInput, maxTriangles: number = PICTURE
     keptCrossing: Uint8Array.from(order, (i) => crossing[i]!),
     segments: Float64Array.from(segments),
   };
+}
+
+/** The `count` of `ids` with the smallest `dist`, nearest first. */
+function nearest(ids: readonly number[], dist: readonly number[], count: number): number[] {
+  if (count <= 0) return [];
+  if (ids.length <= count) return [...ids].sort((p, q) => dist[p]! - dist[q]!);
+  // A typed sort finds the cut; only the kept ones are sorted by a comparison.
+  const cut = Float64Array.from(ids, (i) => dist[i]!).sort()[count - 1]!;
+  let atCut = count - ids.reduce((n, i) => n + (dist[i]! < cut ? 1 : 0), 0);
+  return ids.filter((i) => dist[i]! < cut || (dist[i] === cut && atCut-- > 0)).sort((p, q) => dist[p]! - dist[q]!);
 }
 
 function addTriangle(b: Box, w: Float64Array, idx: ArrayLike<number>, t: number): void {
@@ -411,6 +428,14 @@ function addTriangle(b: Box, w: Float64Array, idx: ArrayLike<number>, t: number)
 export function px(v: number): string {
   const r = Math.round(v * 10) / 10;
   return r === 0 ? '0' : String(r);
+}
+
+/** An integer count of tenths as a number: 123 → "12.3", -5 → "-.5". */
+function tenths(t: number): string {
+  if (t === 0) return '0';
+  const a = Math.abs(t);
+  const whole = Math.floor(a / 10), frac = a % 10;
+  return `${t < 0 ? '-' : ''}${whole === 0 && frac !== 0 ? '' : whole}${frac !== 0 ? `.${frac}` : ''}`;
 }
 
 function hex(c: readonly number[], k: number): string {
@@ -462,7 +487,13 @@ function drawView(scene: PictureScene, input: PictureInput, view: View, x: numbe
     drawn.push(k);
   }
   drawn.sort((p, q) => depth[q]! - depth[p]! || p - q);
-  const tri = (k: number): string => `M${px(sx[3 * k]!)} ${px(sy[3 * k]!)}L${px(sx[3 * k + 1]!)} ${px(sy[3 * k + 1]!)}L${px(sx[3 * k + 2]!)} ${px(sy[3 * k + 2]!)}Z`;
+  // Absolute first vertex, then steps between the rounded vertices (no drift: each step is exact in tenths).
+  const tri = (k: number): string => {
+    const x0 = Math.round(sx[3 * k]! * 10), y0 = Math.round(sy[3 * k]! * 10);
+    const x1 = Math.round(sx[3 * k + 1]! * 10), y1 = Math.round(sy[3 * k + 1]! * 10);
+    const x2 = Math.round(sx[3 * k + 2]! * 10), y2 = Math.round(sy[3 * k + 2]! * 10);
+    return `M${tenths(x0)} ${tenths(y0)}l${tenths(x1 - x0)} ${tenths(y1 - y0)} ${tenths(x2 - x1)} ${tenths(y2 - y1)}z`;
+  };
   const fillOf = (k: number): string => hex(scene.keptCrossing[k] ? BASE_CROSS : scene.keptBody[k] === 0 ? BASE_A : BASE_B, shade[k]! / SHADES);
   // Painter's order; a run of the same fill is one path. The stroke in the fill's colour closes
   // the hairline seams between neighbours.
@@ -479,13 +510,14 @@ function drawView(scene: PictureScene, input: PictureInput, view: View, x: numbe
   // The crossing triangles again, faintly on top: those inside the other part still show.
   const crossingOnTop = drawn.filter((k) => scene.keptCrossing[k]).map(tri).join('');
   if (crossingOnTop !== '') out.push(`<path d="${crossingOnTop}" fill="${hex(BASE_CROSS, 1)}" fill-opacity="0.35"/>`);
-  // The crossing curve.
-  let curve = '';
+  // The crossing curve, its segments chained into polylines.
+  const ends: number[] = [];
   for (let i = 0; i + 5 < scene.segments.length; i += 6) {
     const p = project(view, scene.segments[i]!, scene.segments[i + 1]!, scene.segments[i + 2]!);
     const q = project(view, scene.segments[i + 3]!, scene.segments[i + 4]!, scene.segments[i + 5]!);
-    curve += `M${px(p[0])} ${px(p[1])}L${px(q[0])} ${px(q[1])}`;
+    ends.push(Math.round(p[0] * 10), Math.round(p[1] * 10), Math.round(q[0] * 10), Math.round(q[1] * 10));
   }
+  const curve = polylines(ends);
   if (curve !== '') out.push(`<path d="${curve}" fill="none" stroke="${OUTLINE}" stroke-width="1.4" stroke-linecap="round"/>`);
   const silhouette = overlapSilhouette(input.overlap ?? null, view);
   if (silhouette !== '') out.push(`<path d="${silhouette}" fill="none" stroke="${OUTLINE}" stroke-width="1.2" stroke-dasharray="4 2"/>`);
@@ -505,13 +537,56 @@ function drawView(scene: PictureScene, input: PictureInput, view: View, x: numbe
   const barPx = bar * view.scale;
   const by = view.height - 10;
   out.push(
+    `<rect x="${px(view.width - 16 - Math.max(barPx, 44))}" y="${by - 18}" width="${px(Math.max(barPx, 44) + 12)}" height="24" fill="#fff" fill-opacity="0.8"/>`,
     `<path d="M${px(view.width - 10 - barPx)} ${by}h${px(barPx)}" stroke="#333" stroke-width="2"/>`,
     `<text x="${px(view.width - 10 - barPx / 2)}" y="${by - 5}" font-family="sans-serif" font-size="11" fill="#333" text-anchor="middle">${escapeXml(mmText(bar))} mm</text>`,
-    `<text x="8" y="${view.height - 8}" font-family="sans-serif" font-size="11" fill="#555">${escapeXml(view.name)}</text>`,
+    `<rect x="2" y="${view.height - 22}" width="${8 + 6.5 * view.name.length}" height="18" fill="#fff" fill-opacity="0.8"/>`,
+    `<text x="8" y="${view.height - 8}" font-family="sans-serif" font-size="11" fill="#333">${escapeXml(view.name)}</text>`,
     `<rect x="0.5" y="0.5" width="${view.width - 1}" height="${view.height - 1}" fill="none" stroke="#d0d7de"/>`,
     '</svg>',
   );
   return out.join('');
+}
+
+/**
+ * Segments (x0 y0 x1 y1 in tenths of a px, four per segment) as path data: those of zero length
+ * dropped, duplicates drawn once, and segments that meet end to end chained into one polyline.
+ */
+export function polylines(ends: readonly number[]): string {
+  const key = (x: number, y: number): string => `${x},${y}`;
+  const at = new Map<string, number[]>();
+  const seen = new Set<string>();
+  const live: number[] = [];
+  for (let s = 0; s + 3 < ends.length; s += 4) {
+    const [x0, y0, x1, y1] = [ends[s]!, ends[s + 1]!, ends[s + 2]!, ends[s + 3]!];
+    if (x0 === x1 && y0 === y1) continue;
+    const id = x0 < x1 || (x0 === x1 && y0 < y1) ? `${x0},${y0},${x1},${y1}` : `${x1},${y1},${x0},${y0}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    live.push(s);
+    for (const k of [key(x0, y0), key(x1, y1)]) {
+      const list = at.get(k);
+      if (list) list.push(s); else at.set(k, [s]);
+    }
+  }
+  const used = new Set<number>();
+  let d = '';
+  for (const first of live) {
+    if (used.has(first)) continue;
+    used.add(first);
+    let x = ends[first + 2]!, y = ends[first + 3]!;
+    d += `M${tenths(ends[first]!)} ${tenths(ends[first + 1]!)}l${tenths(x - ends[first]!)} ${tenths(y - ends[first + 1]!)}`;
+    for (;;) {
+      const next = at.get(key(x, y))?.find((s) => !used.has(s));
+      if (next === undefined) break;
+      used.add(next);
+      const forward = ends[next] === x && ends[next + 1] === y;
+      const nx = forward ? ends[next + 2]! : ends[next]!, ny = forward ? ends[next + 3]! : ends[next + 1]!;
+      d += ` ${tenths(nx - x)} ${tenths(ny - y)}`;
+      x = nx; y = ny;
+    }
+  }
+  return d;
 }
 
 /** Edges of the overlap solid on its outline in this view: between a face towards the viewer and one away, or bounding one face. */
@@ -536,18 +611,27 @@ function overlapSilhouette(ov: PictureInput['overlap'], view: View): string {
       count.set(key, (count.get(key) ?? 0) + 1);
     }
   }
-  let d = '';
-  let edges = 0;
+  const ends: number[] = [];
   for (const [key, c] of count) {
     const s = sum.get(key)!;
     if (!(c === 1 || Math.abs(s) !== c)) continue;
-    if (++edges > MAX_SEGMENTS) break;
+    if (ends.length >= MAX_SEGMENTS * 4) break;
     const u = Math.floor(key / vc), v = key - u * vc;
     const p = project(view, pos[3 * u]!, pos[3 * u + 1]!, pos[3 * u + 2]!);
     const q = project(view, pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!);
-    d += `M${px(p[0])} ${px(p[1])}L${px(q[0])} ${px(q[1])}`;
+    ends.push(Math.round(p[0] * 10), Math.round(p[1] * 10), Math.round(q[0] * 10), Math.round(q[1] * 10));
   }
-  return d;
+  return polylines(ends);
+}
+
+/** The input with both bodies in world coordinates (transformed once). */
+function inWorld(input: PictureInput): PictureInput {
+  if (!input.a.transform && !input.b.transform) return input;
+  return {
+    ...input,
+    a: { positions: worldPositions(input.a), indices: input.a.indices },
+    b: { positions: worldPositions(input.b), indices: input.b.indices },
+  };
 }
 
 /** Bytes of the text in UTF-8. */
@@ -571,7 +655,8 @@ export function pictureViews(scene: PictureScene, options: PictureOptions = {}):
  * cross) when surfaces cross; for a pair that does not cross, the view along an axis keeps what
  * lies in front of and behind the frame, so that it shows the faces across the gap.
  */
-export function viewScenes(input: PictureInput, maxTriangles: number, options: PictureOptions = {}): { scene: PictureScene; view: View }[] {
+export function viewScenes(given: PictureInput, maxTriangles: number, options: PictureOptions = {}): { scene: PictureScene; view: View }[] {
+  const input = inWorld(given);
   const w = options.viewWidth ?? PICTURE_DEFAULTS.viewWidth, h = options.viewHeight ?? PICTURE_DEFAULTS.viewHeight;
   const cut = pictureScene(input, maxTriangles);
   const crossing = cut.keptCrossing.some((c) => c === 1);
@@ -585,7 +670,8 @@ export function viewScenes(input: PictureInput, maxTriangles: number, options: P
  * The picture of one pair (see the module comment): an SVG element, two views side by side, at
  * most `maxBytes` long.
  */
-export function pairPicture(input: PictureInput, options: PictureOptions = {}): string {
+export function pairPicture(given: PictureInput, options: PictureOptions = {}): string {
+  const input = inWorld(given);
   const maxBytes = options.maxBytes ?? PICTURE_DEFAULTS.maxBytes;
   let maxTriangles = options.maxTriangles ?? PICTURE_DEFAULTS.maxTriangles;
   for (;;) {
@@ -643,9 +729,18 @@ export function reportPictures(
     .filter(({ r }) => hasPicture(r))
     .sort((p, q) => (p.r.kind === q.r.kind ? p.i - q.i : p.r.kind === 'interference' ? -1 : 1));
   const out = new Map<number, string>();
+  // A part in several pictures is moved to world coordinates once.
+  const world = new Map<string, PictureBody | null>();
+  const worldOf = (id: string): PictureBody | null => {
+    if (!world.has(id)) {
+      const body = bodyOf(id);
+      world.set(id, body === null ? null : { positions: worldPositions(body), indices: body.indices });
+    }
+    return world.get(id)!;
+  };
   for (const { r, i } of order) {
     if (out.size >= max) break;
-    const a = bodyOf(r.a), b = bodyOf(r.b);
+    const a = worldOf(r.a), b = worldOf(r.b);
     if (a === null || b === null) continue;
     const label = `${r.kind === 'clearance' ? 'Clearance violation' : 'Interference'} of ${names.get(r.a) ?? r.a} and ${names.get(r.b) ?? r.b}`;
     out.set(i, pairPicture({

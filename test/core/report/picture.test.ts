@@ -2,7 +2,7 @@
 // a reader sees.
 import { describe, it, expect } from 'vitest';
 import {
-  frameView, pairPicture, pictureScene, pictureViews, project, crossingSegment, px, type PictureInput,
+  frameView, pairPicture, pictureScene, pictureViews, polylines, project, crossingSegment, px, type PictureInput,
 } from '../../../src-core/report/picture.js';
 import { reportPictures } from '../../../src-core/report/picture.js';
 import { buildReport } from '../../../src-core/report/model.js';
@@ -119,6 +119,12 @@ describe('pictures of findings', () => {
     expect(ends[0]![1]).toBeCloseTo(1, 9);
     expect(ends[1]![0]).toBeCloseTo(1.5, 9);
     expect(ends[1]![1]).toBeCloseTo(0, 9);
+  });
+
+  it('chains segments that meet into polylines, once each, without zero-length ones', () => {
+    // (0,0)-(1,0), (2,1)-(1,0) reversed, a duplicate, a point, and a separate segment; in tenths.
+    expect(polylines([0, 0, 10, 0, 20, 10, 10, 0, 10, 0, 0, 0, 5, 5, 5, 5, 100, 100, 110, 100])).toBe('M0 0l1 0 1 1M10 10l1 0');
+    expect(polylines([3, -7, 0, 0])).toBe('M.3 -.7l-.3 .7');
   });
 
   it('keeps a picture of a dense mesh under its size bound and its triangle cap', () => {
