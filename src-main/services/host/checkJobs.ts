@@ -15,6 +15,7 @@ import type { CheckProgress, CheckResult, CheckSettings } from '../../../src-cor
 import type { PictureBody, ReportPartInput } from '../../../src-core/report/index.js';
 import { pictureBodiesOf } from '../checkService.js';
 import { createHostRefiner, type RefinerSource } from '../refiner.js';
+import { logChecked, logCheckFailed } from './activity.js';
 import type { HostContext } from './context.js';
 import { docName, documentInfo, partOf, reportPartsOf, runnerPartsOf, type DocState } from './document.js';
 import type { DocumentStore } from './documentStore.js';
@@ -56,6 +57,7 @@ export class CheckJobs {
     const ignore = d.ignore.map((r) => ({ ...r }));
     const reportParts: ReportPartInput[] = reportPartsOf(d);
     const progress = ctx.jobs.progress(job);
+    const t0 = performance.now();
     const signal = job.controller.signal;
     try {
       // Let the response with the job id go out first (and a cancel sent right after it arrive).
@@ -73,6 +75,7 @@ export class CheckJobs {
       if (signal.aborted) throw new CheckAbortedError();
       if (d.closed) throw failure('closed', `${docName(d)} was closed during its check`, d.path);
       const outcome = this.applyOutcome(d, result, scope, job.id, reportParts, pictureBodiesOf(parts));
+      logChecked(ctx.activity, d.path, docName(d), outcome, performance.now() - t0);
       ctx.events.emit('job.done', { jobId: job.id, kind: 'check', outcome });
       ctx.events.emit('doc.changed', documentInfo(d));
     } catch (e) {
@@ -81,6 +84,7 @@ export class CheckJobs {
         ? { code: 'cancelled', message: `the check of ${docName(d)} was cancelled`, path: d.path }
         : toHostError(e, d.path ?? docName(d));
       if (!cancelled) ctx.log(`check of ${docName(d)} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      logCheckFailed(ctx.activity, d.path, docName(d), e, cancelled, performance.now() - t0);
       ctx.events.emit('job.failed', { jobId: job.id, kind: 'check', error, cancelled });
     } finally {
       ctx.jobs.finish(job);
