@@ -458,7 +458,7 @@ function mmText(mm: number): string {
 }
 
 /** One view of the scene as SVG elements (inside a nested `<svg>` at x). */
-function drawView(scene: PictureScene, input: PictureInput, view: View, x: number): string {
+function drawView(scene: PictureScene, input: PictureInput, view: View, x: number, maxSegments: number): string {
   const out: string[] = [];
   out.push(`<svg x="${x}" y="0" width="${view.width}" height="${view.height}" viewBox="0 0 ${view.width} ${view.height}">`);
   out.push(`<rect width="${view.width}" height="${view.height}" fill="#f6f8fa"/>`);
@@ -512,14 +512,14 @@ function drawView(scene: PictureScene, input: PictureInput, view: View, x: numbe
   if (crossingOnTop !== '') out.push(`<path d="${crossingOnTop}" fill="${hex(BASE_CROSS, 1)}" fill-opacity="0.35"/>`);
   // The crossing curve, its segments chained into polylines.
   const ends: number[] = [];
-  for (let i = 0; i + 5 < scene.segments.length; i += 6) {
+  for (let i = 0; i + 5 < scene.segments.length && i < maxSegments * 6; i += 6) {
     const p = project(view, scene.segments[i]!, scene.segments[i + 1]!, scene.segments[i + 2]!);
     const q = project(view, scene.segments[i + 3]!, scene.segments[i + 4]!, scene.segments[i + 5]!);
     ends.push(Math.round(p[0] * 10), Math.round(p[1] * 10), Math.round(q[0] * 10), Math.round(q[1] * 10));
   }
   const curve = polylines(ends);
   if (curve !== '') out.push(`<path d="${curve}" fill="none" stroke="${OUTLINE}" stroke-width="1.4" stroke-linecap="round"/>`);
-  const silhouette = overlapSilhouette(input.overlap ?? null, view);
+  const silhouette = overlapSilhouette(input.overlap ?? null, view, maxSegments);
   if (silhouette !== '') out.push(`<path d="${silhouette}" fill="none" stroke="${OUTLINE}" stroke-width="1.2" stroke-dasharray="4 2"/>`);
   if (input.centroid) {
     const c = project(view, ...input.centroid);
@@ -590,7 +590,7 @@ export function polylines(ends: readonly number[]): string {
 }
 
 /** Edges of the overlap solid on its outline in this view: between a face towards the viewer and one away, or bounding one face. */
-function overlapSilhouette(ov: PictureInput['overlap'], view: View): string {
+function overlapSilhouette(ov: PictureInput['overlap'], view: View, maxSegments: number): string {
   if (!ov || ov.indices.length < 3) return '';
   const pos = Float64Array.from(ov.positions);
   const idx = ov.indices;
@@ -615,7 +615,7 @@ function overlapSilhouette(ov: PictureInput['overlap'], view: View): string {
   for (const [key, c] of count) {
     const s = sum.get(key)!;
     if (!(c === 1 || Math.abs(s) !== c)) continue;
-    if (ends.length >= MAX_SEGMENTS * 4) break;
+    if (ends.length >= maxSegments * 4) break;
     const u = Math.floor(key / vc), v = key - u * vc;
     const p = project(view, pos[3 * u]!, pos[3 * u + 1]!, pos[3 * u + 2]!);
     const q = project(view, pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!);
@@ -684,7 +684,8 @@ export function pairPicture(given: PictureInput, options: PictureOptions = {}): 
     const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}">`];
     let x = 0;
     for (const { scene, view } of scenes) {
-      parts.push(drawView(scene, input, view, x));
+      // Lines are bounded with the triangles, so that a smaller cap makes a smaller picture.
+      parts.push(drawView(scene, input, view, x, Math.min(MAX_SEGMENTS, 3 * maxTriangles)));
       x += view.width + gap;
     }
     parts.push('</svg>');

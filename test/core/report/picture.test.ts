@@ -141,6 +141,15 @@ describe('pictures of findings', () => {
     expect(ms).toBeLessThan(3000);
   });
 
+  it('keeps within a small size bound, an overlap solid of many triangles included', () => {
+    const input = crossingInput();
+    const overlap = gridBox([7, 3, 3], [10, 7, 7], 60);
+    const svg = pairPicture({ ...input, overlap }, { maxBytes: 20_000 });
+    expect(svg.length).toBeLessThanOrEqual(20_000);
+    expect(svg).toContain('stroke-dasharray="4 2"');
+    expect(redPixels(rasterise(svg)).length).toBeGreaterThan(50);
+  });
+
   it('outlines the overlap solid and marks its centroid', () => {
     const input = crossingInput();
     const overlap = gridBox([7, 3, 3], [10, 7, 7], 1);
