@@ -313,14 +313,19 @@ function picturesSection(report: InterferenceReport, pictures: ReadonlyMap<numbe
     .sort((p, q) => KIND_ORDER.indexOf(report.results[p]!.kind) - KIND_ORDER.indexOf(report.results[q]!.kind) || p - q);
   for (const i of ordered) {
     const r = report.results[i]!;
-    const name = (id: string): string => escapeHtml(names.get(id) || id);
+    const name = (id: string): string => {
+      const n = names.get(id);
+      return n !== undefined && n !== '' && n !== id
+        ? `<span class="name">${escapeHtml(n)}</span> <span class="id">${escapeHtml(id)}</span>`
+        : `<span class="name">${escapeHtml(id)}</span>`;
+    };
     const figures = r.kind === 'clearance'
       ? `min distance ${withUnit(r.distanceMm, 'mm')}`
       : [r.volumeMm3 !== null ? `volume ${withUnit(r.volumeMm3, 'mm³')}` : '', r.depthMm !== null ? `depth ${withUnit(r.depthMm, 'mm')}` : '',
         `${formatCount(r.trianglePairs.length)} triangle pairs`].filter((t) => t !== '').join(', ');
     out.push(
       `<figure id="picture-${i + 1}">\n${pictures.get(i)}\n`,
-      `<figcaption>${badge(r.kind, KIND_LABEL[r.kind])} <span class="name">${name(r.a)}</span> (A) and <span class="name">${name(r.b)}</span> (B): ${escapeHtml(figures)}</figcaption>\n</figure>\n`,
+      `<figcaption>${badge(r.kind, KIND_LABEL[r.kind])} ${name(r.a)} (A) and ${name(r.b)} (B): ${escapeHtml(figures)}</figcaption>\n</figure>\n`,
     );
   }
   out.push('</section>\n');

@@ -98,8 +98,8 @@ describe.skipIf(skipWithoutChromium)('the HTML report\'s pictures (Chromium)', (
 
   it('names the parts in the captions as text', async () => {
     const captions = await page.locator('figure figcaption').allTextContents();
-    expect(captions[0]).toContain(`${NAMES[0]} (A) and ${NAMES[1]} (B)`);
-    expect(captions[1]).toContain(`${NAMES[1]} (A) and ${NAMES[2]} (B)`);
+    expect(captions[0]).toContain(`${NAMES[0]} p0 (A) and ${NAMES[1]} p1 (B)`);
+    expect(captions[1]).toContain(`${NAMES[1]} p1 (A) and ${NAMES[2]} p2 (B)`);
     expect(await page.locator('img').count()).toBe(0);
     // The only SVG elements are the pictures' own (an outer one and a view each side).
     expect(await page.locator('svg').count()).toBe(6);

@@ -219,7 +219,7 @@ describe('pictures in the HTML report', () => {
     const html = reportToHtml(report, { pictures });
     expect(html.match(/<figure /g)).toHaveLength(2);
     expect(html.match(/<svg xmlns/g)).toHaveLength(2);
-    expect(html).toContain('<span class="name">Cube &lt;b&gt;&amp;&lt;/b&gt;</span> (A) and <span class="name">Bar</span> (B): volume 48 mm³, depth 3 mm');
+    expect(html).toContain('<span class="name">Cube &lt;b&gt;&amp;&lt;/b&gt;</span> <span class="id">cube</span> (A) and <span class="name">Bar</span> <span class="id">bar</span> (B): volume 48 mm³, depth 3 mm');
     expect(html).toContain('aria-label="Interference of Cube &lt;b&gt;&amp;&lt;/b&gt; and Bar"');
     expect(html).toContain('min distance 2 mm');
     expect(html.indexOf('id="h-pictures"')).toBeGreaterThan(html.indexOf('id="h-results"'));
