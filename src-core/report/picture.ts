@@ -322,7 +322,7 @@ export function pictureScene(input: PictureInput, maxTriangles: number = PICTURE
   const segments: number[] = [];
   for (let i = 0; i + 1 < pairs.length; i += 2) {
     const ta = pairs[i]!, tb = pairs[i + 1]!;
-    if (ta >= nA || tb >= nB) continue;
+    if (ta >= nA || tb >= nB || !inRange(worldA, ia, ta) || !inRange(worldB, ib, tb)) continue;
     if (!crossA[ta]) { crossA[ta] = 1; addTriangle(crossBox, worldA, ia, ta); }
     if (!crossB[tb]) { crossB[tb] = 1; addTriangle(crossBox, worldB, ib, tb); }
     if (segments.length < MAX_SEGMENTS * 6 && crossingSegment(worldA, ia, ta, worldB, ib, tb, seg)) {
@@ -362,6 +362,7 @@ export function pictureScene(input: PictureInput, maxTriangles: number = PICTURE
   const body: number[] = [], tri: number[] = [], crossing: number[] = [], dist: number[] = [];
   const consider = (w: Float64Array, idx: ArrayLike<number>, n: number, flags: Uint8Array, which: number): void => {
     for (let t = 0; t < n; t++) {
+      if (!inRange(w, idx, t)) continue;
       const i0 = idx[3 * t]! * 3, i1 = idx[3 * t + 1]! * 3, i2 = idx[3 * t + 2]! * 3;
       const x0 = w[i0]!, y0 = w[i0 + 1]!, z0 = w[i0 + 2]!, x1 = w[i1]!, y1 = w[i1 + 1]!, z1 = w[i1 + 2]!, x2 = w[i2]!, y2 = w[i2 + 1]!, z2 = w[i2 + 2]!;
       if (!flags[t]) {
@@ -412,6 +413,12 @@ function nearest(ids: readonly number[], dist: readonly number[], count: number)
   const cut = Float64Array.from(ids, (i) => dist[i]!).sort()[count - 1]!;
   let atCut = count - ids.reduce((n, i) => n + (dist[i]! < cut ? 1 : 0), 0);
   return ids.filter((i) => dist[i]! < cut || (dist[i] === cut && atCut-- > 0)).sort((p, q) => dist[p]! - dist[q]!);
+}
+
+/** Whether triangle t's vertices are all in `w` (a triangle that is not is not drawn). */
+function inRange(w: Float64Array, idx: ArrayLike<number>, t: number): boolean {
+  const n = w.length / 3;
+  return idx[3 * t]! < n && idx[3 * t + 1]! < n && idx[3 * t + 2]! < n;
 }
 
 function addTriangle(b: Box, w: Float64Array, idx: ArrayLike<number>, t: number): void {
@@ -716,7 +723,7 @@ export interface ReportPicturesOptions extends PictureOptions {
  * A picture of each interference and clearance violation of the report (at most `maxPictures`,
  * interferences first), by the index of its result in `report.results`. `bodyOf` gives a part's
  * triangles as checked (its body and placement), or null when they are not at hand (that result
- * gets no picture).
+ * gets no picture, as does one whose picture cannot be drawn).
  */
 export function reportPictures(
   report: Pick<InterferenceReport, 'results' | 'parts'>,
@@ -744,10 +751,15 @@ export function reportPictures(
     const a = worldOf(r.a), b = worldOf(r.b);
     if (a === null || b === null) continue;
     const label = `${r.kind === 'clearance' ? 'Clearance violation' : 'Interference'} of ${names.get(r.a) ?? r.a} and ${names.get(r.b) ?? r.b}`;
-    out.set(i, pairPicture({
-      a, b, trianglePairs: r.trianglePairs,
-      centroid: r.centroidMm, closestPoints: r.kind === 'clearance' ? r.closestPointsMm : null,
-    }, { ...options, label }));
+    try {
+      out.set(i, pairPicture({
+        a, b, trianglePairs: r.trianglePairs,
+        centroid: r.centroidMm, closestPoints: r.kind === 'clearance' ? r.closestPointsMm : null,
+      }, { ...options, label }));
+    } catch {
+      // A picture that cannot be drawn (triangles that do not match the result) is left out:
+      // the report itself must still be written; the page says how many are pictured.
+    }
   }
   return out;
 }

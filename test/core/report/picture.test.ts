@@ -237,3 +237,37 @@ describe('pictures in the HTML report', () => {
     expect(reportToHtml(report, { pictures: one })).toContain('1 of 2 interferences and clearance violations are pictured.');
   });
 });
+
+describe('pictures of bad input', () => {
+  function reportOf(): ReturnType<typeof buildReport> {
+    return buildReport({
+      assemblyName: 'x.assembly.json',
+      check: {
+        settings: { touchToleranceMm: 0.01, clearanceMm: 0, contactIsInterference: false, touchToleranceAuto: false },
+        summary: { parts: 2, triangles: 13, elapsedMs: 1 },
+        results: [pair({ a: 'a', b: 'b', kind: 'interference', trianglePairs: Uint32Array.of(0, 0, 1, 1) })],
+        warnings: [],
+      } as unknown as CheckResult,
+      parts: [{ id: 'a', name: 'a', source: 'a.stl', body: 0, triangles: 12, closed: true }, { id: 'b', name: 'b', source: 'b.stl', body: 0, triangles: 2, closed: false }],
+      generatedAt: new Date('2026-12-01T00:00:00Z'),
+    });
+  }
+  const a = gridBox([0, 0, 0], [10, 10, 10], 1);
+
+  it('skips triangles whose vertices are missing, drawing no NaN', () => {
+    const b = { positions: Float64Array.of(9, 5, 5, 12, 5, 5, 12, 6, 5), indices: Uint32Array.of(0, 1, 2, 0, 1, 7) };
+    const svg = pairPicture({ a, b, trianglePairs: Uint32Array.of(0, 1, 3, 1) });
+    expect(svg).not.toMatch(/NaN|Infinity/);
+    expect(svg.match(/<svg /g)).toHaveLength(3); // the picture and its two views
+  });
+
+  it('leaves out a picture that cannot be drawn, and the report is still written', () => {
+    const throwing = new Proxy(new Uint32Array(6), { get: (t, k) => (k === 'length' ? 6 : typeof k === 'string' && /^\d+$/.test(k) ? (() => { throw new Error('unreadable'); })() : Reflect.get(t, k)) });
+    const report = reportOf();
+    const pictures = reportPictures(report, (id) => (id === 'a' ? a : { positions: new Float64Array(9), indices: throwing }));
+    expect(pictures.size).toBe(0);
+    const html = reportToHtml(report, { pictures });
+    expect(html).not.toContain('h-pictures');
+    expect(html).toContain('</html>');
+  });
+});
