@@ -717,6 +717,8 @@ export function hasPicture(r: Pick<ReportResult, 'kind'>): boolean {
 export interface ReportPicturesOptions extends PictureOptions {
   /** Most pictures (default MAX_PICTURES). */
   readonly maxPictures?: number;
+  /** Overlap solids (world coordinates) by result index, where known: their silhouettes are outlined. */
+  readonly overlaps?: ReadonlyMap<number, NonNullable<PictureInput['overlap']>>;
 }
 
 /**
@@ -755,6 +757,7 @@ export function reportPictures(
       out.set(i, pairPicture({
         a, b, trianglePairs: r.trianglePairs,
         centroid: r.centroidMm, closestPoints: r.kind === 'clearance' ? r.closestPointsMm : null,
+        overlap: options.overlaps?.get(i) ?? null,
       }, { ...options, label }));
     } catch {
       // A picture that cannot be drawn (triangles that do not match the result) is left out:

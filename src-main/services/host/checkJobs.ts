@@ -12,7 +12,8 @@ import type { CheckOutcome, CheckScope, HostError, PairResultInfo } from '../../
 import { CheckAbortedError } from '../../../src-core/check/check.js';
 import { diffStatuses } from '../../../src-core/check/status.js';
 import type { CheckProgress, CheckResult, CheckSettings } from '../../../src-core/check/types.js';
-import type { PictureBody, ReportPartInput } from '../../../src-core/report/index.js';
+import type { ReportPartInput } from '../../../src-core/report/index.js';
+import type { RunnerPart } from '../checkRunner.js';
 import { pictureBodiesOf } from '../checkService.js';
 import { createHostRefiner, type RefinerSource } from '../refiner.js';
 import { logChecked, logCheckFailed } from './activity.js';
@@ -74,7 +75,7 @@ export class CheckJobs {
       });
       if (signal.aborted) throw new CheckAbortedError();
       if (d.closed) throw failure('closed', `${docName(d)} was closed during its check`, d.path);
-      const outcome = this.applyOutcome(d, result, scope, job.id, reportParts, pictureBodiesOf(parts));
+      const outcome = this.applyOutcome(d, result, scope, job.id, reportParts, parts);
       logChecked(ctx.activity, d.path, docName(d), outcome, performance.now() - t0);
       ctx.events.emit('job.done', { jobId: job.id, kind: 'check', outcome });
       ctx.events.emit('doc.changed', documentInfo(d));
@@ -111,7 +112,7 @@ export class CheckJobs {
    * (src-core/check/status.ts diffStatuses: new, active, resolved, ignored). Updates the review.
    */
   private applyOutcome(
-    d: DocState, result: CheckResult, scope: CheckScope, jobId: string, reportParts: ReportPartInput[], pictureBodies: ReadonlyMap<string, PictureBody>,
+    d: DocState, result: CheckResult, scope: CheckScope, jobId: string, reportParts: ReportPartInput[], parts: readonly RunnerPart[],
   ): CheckOutcome {
     const diff = diffStatuses({
       before: d.review,
@@ -147,7 +148,7 @@ export class CheckJobs {
       resolved,
       warnings: [...result.warnings],
     };
-    d.last = { outcome, result, reportParts, pictureBodies };
+    d.last = { outcome, result, reportParts, pictureBodies: pictureBodiesOf(parts), checkedParts: new Map(parts.map((p) => [p.id, p])) };
     return outcome;
   }
 }

@@ -50,6 +50,8 @@ export interface LastCheck {
   readonly reportParts: ReportPartInput[];
   /** Each part's triangles and placement as checked, for the report's pictures. */
   readonly pictureBodies?: ReadonlyMap<string, PictureBody>;
+  /** The parts as checked (bodies and placements), for the overlap solids the pictures outline. */
+  readonly checkedParts?: ReadonlyMap<string, RunnerPart>;
 }
 
 export interface AutosaveState {

@@ -8,10 +8,12 @@ import path from 'node:path';
 import type { RequestOf } from '../../contract/host.js';
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
 import {
-  buildReport, reportPictures, reportToCsv, reportToHtml, reportToJson, type InterferenceReport, type PictureBody,
+  buildReport, MAX_PICTURES, reportPictures, reportToCsv, reportToHtml, reportToJson,
+  type InterferenceReport, type PictureBody, type ReportPicturesOptions,
 } from '../../../src-core/report/index.js';
 import { APP_NAME, APP_VERSION } from '../appInfo.js';
 import { writeFileAtomic } from '../files.js';
+import type { RunnerPart } from '../checkRunner.js';
 import type { ReportFormat } from './api.js';
 import { allowed, requireDialogs, type HostContext } from './context.js';
 import { docName, stemOf, type DocState } from './document.js';
@@ -22,11 +24,40 @@ import { failure } from './errors.js';
  * The report as text; an HTML report gets pictures of its interferences and clearance violations
  * when the parts' triangles as checked are given.
  */
-export function renderReport(report: InterferenceReport, format: ReportFormat, bodies?: ReadonlyMap<string, PictureBody>): string {
+export function renderReport(
+  report: InterferenceReport, format: ReportFormat, bodies?: ReadonlyMap<string, PictureBody>, overlaps?: ReportPicturesOptions['overlaps'],
+): string {
   if (format === 'json') return reportToJson(report);
   if (format === 'csv') return reportToCsv(report);
   if (bodies === undefined) return reportToHtml(report);
-  return reportToHtml(report, { pictures: reportPictures(report, (id) => bodies.get(id) ?? null) });
+  return reportToHtml(report, { pictures: reportPictures(report, (id) => bodies.get(id) ?? null, overlaps ? { overlaps } : {}) });
+}
+
+/** Longest time an export spends on overlap solids for its pictures; those not reached are drawn without. */
+const OVERLAP_BUDGET_MS = 10_000;
+
+/**
+ * The overlap solids of the pictured interferences of closed parts (manifold-3d, where the
+ * checks run), by result index, within OVERLAP_BUDGET_MS; one that fails is drawn without.
+ */
+async function overlapsFor(ctx: HostContext, d: DocState, report: InterferenceReport, parts: ReadonlyMap<string, RunnerPart>): Promise<Map<number, { positions: Float32Array; indices: Uint32Array }>> {
+  const closed = new Map(report.parts.map((p) => [p.id, p.closed === true] as const));
+  const out = new Map<number, { positions: Float32Array; indices: Uint32Array }>();
+  const start = performance.now();
+  let tried = 0;
+  for (const [i, r] of report.results.entries()) {
+    if (r.kind !== 'interference' || !closed.get(r.a) || !closed.get(r.b)) continue;
+    if (tried++ >= MAX_PICTURES || performance.now() - start > OVERLAP_BUDGET_MS) break;
+    const a = parts.get(r.a), b = parts.get(r.b);
+    if (!a || !b) continue;
+    try {
+      const solid = await ctx.checkRunner.overlap(d.id, a, b);
+      if (solid) out.set(i, { positions: solid.positions, indices: solid.indices });
+    } catch (e) {
+      ctx.log(`the overlap of ${r.a} and ${r.b} for the report's picture: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return out;
 }
 
 /** Why no report may be written to `target` ('would-overwrite'): a file that failed to open or a saved assembly; else null. */
@@ -67,7 +98,7 @@ export async function exportReport(
   else await allowed(ctx, target, 'write');
   const kept = await reportTargetProblem(store, target);
   if (kept !== null) throw failure('would-overwrite', kept, target);
-  const { result, reportParts, pictureBodies } = d.last;
+  const { result, reportParts, pictureBodies, checkedParts } = d.last;
   const report = buildReport({
     assemblyName: name,
     ...(d.doc.name ? { title: d.doc.name } : {}),
@@ -76,6 +107,7 @@ export async function exportReport(
     generatedAt: new Date(),
     generator: { name: APP_NAME, version: APP_VERSION },
   });
-  await writeFileAtomic(target, renderReport(report, format, pictureBodies));
+  const overlaps = format === 'html' && checkedParts ? await overlapsFor(ctx, d, report, checkedParts) : undefined;
+  await writeFileAtomic(target, renderReport(report, format, pictureBodies, overlaps));
   return { path: target };
 }

@@ -44,6 +44,9 @@ describe('host service: reports', () => {
       const pictured = outcome.results.filter((r) => r.kind === 'interference' || r.kind === 'clearance').length;
       expect(pictured).toBeGreaterThan(0);
       expect(page.match(/<figure id="picture-\d+">\n<svg /g)).toHaveLength(pictured);
+      // The interferences' overlap solids (closed parts) are outlined, in both views of each.
+      const interferences = outcome.results.filter((r) => r.kind === 'interference').length;
+      expect(page.match(/stroke-dasharray="4 2"/g)?.length).toBe(2 * interferences);
       // Through the dialog when no path is given; cancelling gives null.
       h.dialogs.save.push(path.join(work, 'chosen.html'), null);
       expect(await h.call('report.export', { docId: doc.id, format: 'html' })).toEqual({ path: path.join(work, 'chosen.html') });
