@@ -304,7 +304,7 @@ function picturesSection(report: InterferenceReport, pictures: ReadonlyMap<numbe
   const out: string[] = [
     '<section aria-labelledby="h-pictures">\n<h2 id="h-pictures">Pictures</h2>\n',
     '<p>Each pair where the parts meet, isometric and along the axis the contact is thinnest in. Part A blue, part B olive, ',
-    'the crossing triangles red; the black line is where the surfaces cross (the outline of the overlap), the ring its centroid; ',
+    'the crossing triangles red; the black line is where the surfaces cross (the outline of the overlap), a dashed line the overlap solid\'s silhouette where it was computed, the ring its centroid; ',
     'for a clearance violation, the orange line joins the closest points.</p>\n',
   ];
   const found = report.results.filter((r) => r.kind === 'interference' || r.kind === 'clearance').length;
