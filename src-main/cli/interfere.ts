@@ -74,6 +74,9 @@ Options:
                       "exitCode": 2, "error": {"code", "message"}}; with several inputs an array
                       of one entry per input, in input order. The summary then goes to standard
                       error
+  --no-pictures       no pictures in .html reports (by default each interference and clearance
+                      violation, the first 50, is drawn as an inline SVG: the two parts where
+                      they meet, the crossing triangles red)
   --tolerance MM      touch tolerance in millimetres: surfaces closer than this are contact.
                       Default: the assembly's setting, else 0.01 mm. CAD solids (STEP, IGES, BREP)
                       that overlap are an interference at any depth (fits within ±0.0015 mm of
@@ -104,9 +107,6 @@ Options:
   --quiet             print nothing but errors (the exit status still tells; GitHub annotations
                       are still printed)
   --no-progress       no progress bar (it only shows on a terminal anyway)
-  --no-pictures       no pictures in .html reports (by default each interference and clearance
-                      violation, the first 50, is drawn as an inline SVG: the two parts where
-                      they meet, the crossing triangles red)
   -h, --help          this text
   -v, --version       the version
 
@@ -136,6 +136,7 @@ interface Options {
   baseline: string | null;
   shard: Shard | null;
   json: boolean;
+  pictures: boolean;
   tolerance: number | undefined;
   clearance: number | undefined;
   contactIsInterference: boolean | undefined;
@@ -145,7 +146,6 @@ interface Options {
   undecided: UndecidedPolicy;
   quiet: boolean;
   progress: boolean;
-  pictures: boolean;
 }
 
 function parseNumber(flag: string, text: string | undefined, integer = false): number | undefined {
@@ -204,6 +204,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
         baseline: { type: 'string' },
         shard: { type: 'string' },
         json: { type: 'boolean' },
+        'no-pictures': { type: 'boolean' },
         tolerance: { type: 'string' },
         clearance: { type: 'string' },
         'contact-is-interference': { type: 'boolean' },
@@ -214,7 +215,6 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
         undecided: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         'no-progress': { type: 'boolean' },
-        'no-pictures': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -236,6 +236,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
     baseline: values.baseline ?? null,
     shard: parseShard(values.shard),
     json: values.json ?? false,
+    pictures: !values['no-pictures'],
     tolerance: parseNumber('--tolerance', values.tolerance),
     clearance: parseNumber('--clearance', values.clearance),
     contactIsInterference: values['contact-is-interference'] ? true : undefined,
@@ -245,7 +246,6 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
     undecided: parseChoice('--undecided', values.undecided, ['fail', 'pass'] as const, 'fail'),
     quiet: values.quiet ?? false,
     progress: !values['no-progress'],
-    pictures: !values['no-pictures'],
   };
 }
 
