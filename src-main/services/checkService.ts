@@ -9,12 +9,13 @@ import { bodyKey } from '../../src-core/assembly/bodyKey.js';
 import type { ResolvedAssembly, ImportFunction } from '../../src-core/assembly/resolve.js';
 import type { RefineLimits } from '../../src-core/check/refine.js';
 import type { CheckResult, CheckSettings } from '../../src-core/check/types.js';
-import { buildReport, type InterferenceReport, type PictureBody } from '../../src-core/report/index.js';
+import { buildReport, type InterferenceReport } from '../../src-core/report/index.js';
 import { defaultImporter, openAny, type DocumentKind } from './documents.js';
 import { InProcessCheckRunner, type CheckRunner, type RunnerPart } from './checkRunner.js';
 import { APP_NAME, APP_VERSION } from './appInfo.js';
 import { createHostRefiner, type RefinerSource } from './refiner.js';
 import { bodySourcesOf, buildBodies, buildTreesInProcess, meshesOf, PartError, type Body, type TreeBuilder } from './bodies.js';
+import type { PictureBody } from '../../src-core/report/picture.js';
 
 export type CheckStage = 'open' | 'trees' | 'check' | 'refine';
 

@@ -13,13 +13,14 @@ import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
 import type { AssemblyDoc, IgnoreRule as DocIgnoreRule, PartDef, SourceDef } from '../../../src-core/assembly/model.js';
 import { pairKey, RESULT_STATUSES, splitPairKey, type Review, type ReviewEntry, type ResultStatus } from '../../../src-core/check/status.js';
 import type { CheckResult } from '../../../src-core/check/types.js';
-import type { PictureBody, ReportPartInput } from '../../../src-core/report/index.js';
+import type { ReportPartInput } from '../../../src-core/report/index.js';
 import type { Body } from '../bodies.js';
 import type { RunnerPart } from '../checkRunner.js';
 import type { FileFingerprint } from '../recovery.js';
 import type { HostRefiner } from '../refiner.js';
 import { failure } from './errors.js';
 import type { Job } from './jobs.js';
+import type { PictureBody } from '../../../src-core/report/picture.js';
 
 /** A distinct body of the document (../bodies.ts), with what display needs. */
 export interface BodyState extends Body {

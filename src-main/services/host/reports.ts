@@ -7,10 +7,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestOf } from '../../contract/host.js';
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
-import {
-  buildReport, MAX_PICTURES, reportPictures, reportToCsv, reportToHtml, reportToJson,
-  type InterferenceReport, type PictureBody, type ReportPicturesOptions,
-} from '../../../src-core/report/index.js';
+import { buildReport, reportToCsv, reportToHtml, reportToJson, type InterferenceReport } from '../../../src-core/report/index.js';
+import { MAX_PICTURES, reportPictures, type PictureBody, type ReportPicturesOptions } from '../../../src-core/report/picture.js';
 import { APP_NAME, APP_VERSION } from '../appInfo.js';
 import { writeFileAtomic } from '../files.js';
 import type { RunnerPart } from '../checkRunner.js';
@@ -98,7 +96,7 @@ export async function exportReport(
   else await allowed(ctx, target, 'write');
   const kept = await reportTargetProblem(store, target);
   if (kept !== null) throw failure('would-overwrite', kept, target);
-  const { result, reportParts, pictureBodies, checkedParts } = d.last;
+  const { result, reportParts } = d.last;
   const report = buildReport({
     assemblyName: name,
     ...(d.doc.name ? { title: d.doc.name } : {}),
@@ -107,6 +105,7 @@ export async function exportReport(
     generatedAt: new Date(),
     generator: { name: APP_NAME, version: APP_VERSION },
   });
+  const { pictureBodies, checkedParts } = d.last;
   const overlaps = format === 'html' && checkedParts ? await overlapsFor(ctx, d, report, checkedParts) : undefined;
   await writeFileAtomic(target, renderReport(report, format, pictureBodies, overlaps));
   return { path: target };
