@@ -415,7 +415,6 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
     out.push('<tr><td class="empty" colspan="10">No pair interferes, touches or violates the clearance.</td></tr>\n');
   }
   out.push('</tbody>\n</table></div>\n</section>\n');
-  if (options.pictures !== undefined && options.pictures.size > 0) out.push(picturesSection(report, options.pictures, names));
 
   out.push(
     '<section aria-labelledby="h-parts">\n<h2 id="h-parts">Parts</h2>\n',
@@ -442,6 +441,7 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
   }
   if (report.parts.length === 0) out.push('<tr><td class="empty" colspan="6">The report lists no parts.</td></tr>\n');
   out.push('</tbody>\n</table></div>\n</section>\n');
+  if (options.pictures !== undefined && options.pictures.size > 0) out.push(picturesSection(report, options.pictures, names));
 
   out.push(
     `<footer>Generated <time datetime="${escapeHtml(report.generatedAt)}">${escapeHtml(report.generatedAt.replace('T', ' ').replace(/Z$/, ' UTC'))}</time>`,
