@@ -18,6 +18,11 @@ export interface HtmlOptions {
   readonly title?: string;
   /** The application named in the footer; default: the report's generator, else "Interfere". */
   readonly generator?: { readonly name: string; readonly version?: string };
+  /**
+   * Pictures of findings (./picture.ts reportPictures): SVG markup made by pairPicture, by the
+   * index of the result in `report.results`, shown in a Pictures section after the results.
+   */
+  readonly pictures?: ReadonlyMap<number, string>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,6 +299,39 @@ function summaryBadges(report: InterferenceReport): string {
     .join('')}</ul>`;
 }
 
+/** The Pictures section: one figure per picture, most severe first, with what it shows in words. */
+function picturesSection(report: InterferenceReport, pictures: ReadonlyMap<number, string>, names: ReadonlyMap<string, string>): string {
+  const out: string[] = [
+    '<section aria-labelledby="h-pictures">\n<h2 id="h-pictures">Pictures</h2>\n',
+    '<p>Each pair where the parts meet, isometric and along the axis the contact is thinnest in. Part A blue, part B olive, ',
+    'the crossing triangles red; the black line is where the surfaces cross (the outline of the overlap), a dashed line the overlap solid\'s silhouette where it was computed, the ring its centroid; ',
+    'for a clearance violation, the orange line joins the closest points.</p>\n',
+  ];
+  const found = report.results.filter((r) => r.kind === 'interference' || r.kind === 'clearance').length;
+  if (found > pictures.size) out.push(`<p>${formatCount(pictures.size)} of ${formatCount(found)} interferences and clearance violations are pictured.</p>\n`);
+  const ordered = [...pictures.keys()].filter((i) => report.results[i] !== undefined)
+    .sort((p, q) => KIND_ORDER.indexOf(report.results[p]!.kind) - KIND_ORDER.indexOf(report.results[q]!.kind) || p - q);
+  for (const i of ordered) {
+    const r = report.results[i]!;
+    const name = (id: string): string => {
+      const n = names.get(id);
+      return n !== undefined && n !== '' && n !== id
+        ? `<span class="name">${escapeHtml(n)}</span> <span class="id">${escapeHtml(id)}</span>`
+        : `<span class="name">${escapeHtml(id)}</span>`;
+    };
+    const figures = r.kind === 'clearance'
+      ? `min distance ${withUnit(r.distanceMm, 'mm')}`
+      : [r.volumeMm3 !== null ? `volume ${withUnit(r.volumeMm3, 'mm³')}` : '', r.depthMm !== null ? `depth ${withUnit(r.depthMm, 'mm')}` : '',
+        `${formatCount(r.trianglePairs.length)} triangle pairs`].filter((t) => t !== '').join(', ');
+    out.push(
+      `<figure id="picture-${i + 1}">\n${pictures.get(i)}\n`,
+      `<figcaption>${badge(r.kind, KIND_LABEL[r.kind])} ${name(r.a)} (A) and ${name(r.b)} (B): ${escapeHtml(figures)}</figcaption>\n</figure>\n`,
+    );
+  }
+  out.push('</section>\n');
+  return out.join('');
+}
+
 /** The report as one self-contained HTML page (see the module comment). Linear in the results. */
 export function reportToHtml(report: InterferenceReport, options: HtmlOptions = {}): string {
   const names = new Map(report.parts.map((p) => [p.id, p.name] as const));
@@ -403,6 +441,7 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
   }
   if (report.parts.length === 0) out.push('<tr><td class="empty" colspan="6">The report lists no parts.</td></tr>\n');
   out.push('</tbody>\n</table></div>\n</section>\n');
+  if (options.pictures !== undefined && options.pictures.size > 0) out.push(picturesSection(report, options.pictures, names));
 
   out.push(
     `<footer>Generated <time datetime="${escapeHtml(report.generatedAt)}">${escapeHtml(report.generatedAt.replace('T', ' ').replace(/Z$/, ' UTC'))}</time>`,

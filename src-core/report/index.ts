@@ -19,3 +19,7 @@ export {
   reportToHtml, escapeHtml, formatNumber, contentSecurityPolicy,
   type HtmlOptions,
 } from './html.js';
+export {
+  pairPicture, reportPictures, hasPicture, MAX_PICTURES, PICTURE_DEFAULTS,
+  type PictureBody, type PictureInput, type PictureOptions, type ReportPicturesOptions,
+} from './picture.js';

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { DataFolderError, defaultDataFolder, ensurePrivateFolder } from '../services/dataFolder.js';
 import { HostService } from '../services/host/hostService.js';
+import { LogFile, logFolder } from '../services/log.js';
 import { startBridge } from './server.js';
 
 const USAGE = `Usage: npm run dev:web -- [FILE] [--port N] [--allow DIR]...
@@ -92,6 +93,8 @@ async function main(argv: string[]): Promise<number> {
     startupFile: file,
     allowedFolders: [path.dirname(file), samples, ...(values.allow ?? []).map((d) => path.resolve(d))],
     log: (m) => process.stderr.write(`${m}\n`),
+    // The same log as the desktop app's, in the bridge's data folder.
+    activity: new LogFile({ folder: logFolder(userDataDir) }),
   });
   const bridge = await startBridge({ service, staticDir, port, log: (m) => process.stderr.write(`bridge: ${m}\n`) });
   process.stdout.write(`Interfere is running at ${bridge.url}\n`);

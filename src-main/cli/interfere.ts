@@ -11,7 +11,7 @@ import { checkFile, type CheckFileResult, type CheckStage } from '../services/ch
 import { FileError, makeOutputFolder, writeOutputFile } from '../services/files.js';
 import { TreeBuildError } from '../services/treePool.js';
 import {
-  reportToCsv, reportToHtml, reportToJson, reportsToJunit, reportFindings, compareWithBaseline, ReportError,
+  reportToCsv, reportToHtml, reportToJson, reportsToJunit, reportFindings, compareWithBaseline, reportPictures, ReportError,
   type BaselineComparison, type InterferenceReport, type JunitInput, type ReportFindings, type UndecidedPolicy,
 } from '../../src-core/report/index.js';
 import { AssemblyError } from '../../src-core/assembly/model.js';
@@ -77,6 +77,9 @@ Options:
                       "exitCode": 2, "error": {"code", "message"}}; with several inputs an array
                       of one entry per input, in input order. The summary then goes to standard
                       error
+  --no-pictures       no pictures in .html reports (by default each interference and clearance
+                      violation, the first 50, is drawn as an inline SVG: the two parts where
+                      they meet, the crossing triangles red)
   --tolerance MM      touch tolerance in millimetres: surfaces closer than this are contact.
                       Default: the assembly's setting, else 0.01 mm. CAD solids (STEP, IGES, BREP)
                       that overlap are an interference at any depth (fits within ±0.0015 mm of
@@ -140,6 +143,7 @@ interface Options {
   baseline: string | null;
   shard: Shard | null;
   json: boolean;
+  pictures: boolean;
   tolerance: number | undefined;
   clearance: number | undefined;
   contactIsInterference: boolean | undefined;
@@ -208,6 +212,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
         baseline: { type: 'string' },
         shard: { type: 'string' },
         json: { type: 'boolean' },
+        'no-pictures': { type: 'boolean' },
         tolerance: { type: 'string' },
         clearance: { type: 'string' },
         'contact-is-interference': { type: 'boolean' },
@@ -240,6 +245,7 @@ function parseOptions(argv: string[]): Options | 'help' | 'version' {
     baseline: values.baseline ?? null,
     shard: parseShard(values.shard),
     json: values.json ?? false,
+    pictures: !values['no-pictures'],
     tolerance: parseNumber('--tolerance', values.tolerance),
     clearance: parseNumber('--clearance', values.clearance),
     contactIsInterference: values['contact-is-interference'] ? true : undefined,
@@ -261,11 +267,14 @@ function parseChoice<T extends string>(flag: string, text: string | undefined, c
 }
 
 /** One input's report in a format; `junit` is this input's suite alone (a {name} JUnit report). */
-function renderReport(report: InterferenceReport, format: ReportFormat, junit: JunitInput, findings: ReportFindings, undecided: UndecidedPolicy): string {
+function renderReport(
+  report: InterferenceReport, format: ReportFormat, junit: JunitInput, findings: ReportFindings, undecided: UndecidedPolicy,
+  pictures: (() => ReadonlyMap<number, string>) | null,
+): string {
   if (format === 'json') return reportToJson(report);
   if (format === 'csv') return reportToCsv(report, { statuses: csvStatuses(findings) });
   if (format === 'junit') return reportsToJunit([junit], { undecided });
-  return reportToHtml(report);
+  return reportToHtml(report, pictures !== null ? { pictures: pictures() } : {});
 }
 
 /** The CSV's status column from the command line: with a baseline, new (or worse) or active; else only ignored. */
@@ -560,9 +569,11 @@ export async function main(argv: string[]): Promise<number> {
       if (plans.length > 0 && result.kind === 'assembly') {
         await protect.addSources(file, result.assembly.doc.sources.map((s) => s.path));
       }
+      let pictured: ReadonlyMap<number, string> | null = null;
+      const pictures = o.pictures ? () => (pictured ??= reportPictures(report, (id) => result.pictureBodies.get(id) ?? null)) : null;
       for (const plan of plans) {
         if (plan.combined !== null) continue;
-        await writeReport(plan.targets[i]!, () => renderReport(report, plan.format, junit, findings, o.undecided), `the report of ${file}, written by this run`);
+        await writeReport(plan.targets[i]!, () => renderReport(report, plan.format, junit, findings, o.undecided, pictures), `the report of ${file}, written by this run`);
       }
       times.reportMs = performance.now() - reportStart;
     }

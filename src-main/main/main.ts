@@ -13,14 +13,18 @@
  *    crashes, fails the job with a message and reports it as a host.error event.
  *  - Closing the window or quitting with unsaved changes asks first (./closeGuard.ts).
  *  - Security: ./security.ts (the app:// scheme, CSP, sender checks, navigation and permissions).
+ *  - The log a user can send (../services/log.ts: `<userData>/logs/interfere.log`, Help › Show
+ *    Log): the host's events (open, check, failures), uncaught errors, renderer crashes and child
+ *    processes that stop. Crash dumps stay on this machine, in `<userData>/crash-dumps`.
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { app, dialog, ipcMain, Menu, protocol, session, utilityProcess, type BrowserWindow } from 'electron';
+import { app, crashReporter, dialog, ipcMain, Menu, protocol, session, shell, utilityProcess, type BrowserWindow } from 'electron';
 import type { MenuCommand } from '../contract/host.js';
 import { OPEN_FILE_CHANNEL } from '../preload/shellIpc.js';
-import { APP_NAME } from '../services/appInfo.js';
+import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
+import { LogFile, logFolder } from '../services/log.js';
 import { HostService } from '../services/host/hostService.js';
 import { RecentFiles } from '../services/recent.js';
 import type { HostServiceApi } from '../services/host/api.js';
@@ -40,8 +44,16 @@ const BUNDLED_SAMPLE = path.join('assets', 'samples', 'as1-oc-214.stp');
 /** How long quitting waits for the service to stop its children and flush its caches. */
 const DISPOSE_TIMEOUT_MS = 5_000;
 
-function log(message: string): void {
+function say(message: string): void {
   console.error(`[interfere] ${message}`);
+}
+
+/** The app's log file (its writes never throw). */
+const logFile = new LogFile({ folder: logFolder(app.getPath('userData')) });
+
+function log(message: string): void {
+  say(message);
+  logFile.write('warn', 'main', { message });
 }
 
 // Must happen before the app is ready: app:// is a standard, secure origin for the renderer.
@@ -58,6 +70,19 @@ if (!app.requestSingleInstanceLock(launchData(launchFiles))) {
 }
 
 function startApp(): void {
+  // Before the app is ready: crash dumps kept under the data folder, never uploaded.
+  app.setPath('crashDumps', path.join(app.getPath('userData'), 'crash-dumps'));
+  crashReporter.start({ uploadToServer: false });
+  logFile.info('start', {
+    version: APP_VERSION, electron: process.versions.electron, platform: process.platform, arch: process.arch,
+    crashDumps: app.getPath('crashDumps'),
+  });
+  // Logged without changing what an uncaught exception does.
+  process.on('uncaughtExceptionMonitor', (e, origin) => logFile.error('uncaught-exception', e, { origin }));
+  process.on('unhandledRejection', (reason) => {
+    say(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+    logFile.error('unhandled-rejection', reason);
+  });
   let win: BrowserWindow | null = null;
   let rendererLoaded = false;
   let service: HostServiceApi | null = null;
@@ -123,6 +148,11 @@ function startApp(): void {
         focusWindow();
         requestOpen(file);
       },
+      showLog: () => {
+        // A line first, so that there is a file to show.
+        logFile.info('show-log');
+        shell.showItemInFolder(logFile.path);
+      },
     });
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
   };
@@ -156,8 +186,13 @@ function startApp(): void {
   });
   app.on('child-process-gone', (_event, details) => {
     if (details.reason !== 'clean-exit' && details.reason !== 'killed') {
-      log(`${details.name ?? details.type} process stopped: ${details.reason} (exit code ${details.exitCode})`);
+      say(`${details.name ?? details.type} process stopped: ${details.reason} (exit code ${details.exitCode})`);
+      logFile.write('error', 'child-process-gone', { type: details.type, name: details.name, reason: details.reason, exitCode: details.exitCode });
     }
+  });
+  app.on('render-process-gone', (_event, _contents, details) => {
+    say(`the window's renderer stopped: ${details.reason} (exit code ${details.exitCode})`);
+    logFile.write('error', 'render-process-gone', { reason: details.reason, exitCode: details.exitCode });
   });
   app.on('before-quit', () => {
     quitting = true;
@@ -244,7 +279,9 @@ function startApp(): void {
       fork: createUtilityFork(utilityProcess, log),
       userDataDir: app.getPath('userData'),
       startupFile,
-      log,
+      // The service writes its messages and events to the log itself.
+      log: say,
+      activity: logFile,
     });
     service = hostService;
     if (startupFile) hostService.allowPath(startupFile);

@@ -30,6 +30,8 @@ export interface MenuOptions {
   readonly emit: (command: MenuCommand) => void;
   /** Opens a recent file. */
   readonly openRecent: (file: string) => void;
+  /** Help › Show Log: reveals the app's log file (main does it, not the renderer); no item when absent. */
+  readonly showLog?: () => void;
 }
 
 export const MAX_RECENT_ITEMS = 10;
@@ -147,6 +149,8 @@ export function buildMenuTemplate(o: MenuOptions): MenuItemConstructorOptions[] 
   if (mac) template.push({ role: 'windowMenu' });
 
   const helpItems: MenuItemConstructorOptions[] = [command('Keyboard Shortcuts', 'help.shortcuts', 'F1')];
+  const showLog = o.showLog;
+  if (showLog) helpItems.push({ id: 'help.showLog', label: 'Show Log', click: () => showLog() });
   if (!mac) helpItems.push(separator, command(`About ${o.appName}`, 'help.about'));
   template.push({ role: 'help', label: top('Help'), submenu: helpItems });
 

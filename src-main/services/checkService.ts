@@ -15,6 +15,7 @@ import { InProcessCheckRunner, type CheckRunner, type RunnerPart } from './check
 import { APP_NAME, APP_VERSION } from './appInfo.js';
 import { createHostRefiner, type RefinerSource } from './refiner.js';
 import { bodySourcesOf, buildBodies, buildTreesInProcess, EarlyTrees, meshesOf, PartError, type Body, type TreeBuilder } from './bodies.js';
+import type { PictureBody } from '../../src-core/report/picture.js';
 
 export type CheckStage = 'open' | 'trees' | 'check' | 'refine';
 
@@ -46,6 +47,8 @@ export interface CheckFileResult {
   readonly report: InterferenceReport;
   /** Milliseconds per stage. */
   readonly timings: { readonly openMs: number; readonly treesMs: number; readonly checkMs: number };
+  /** Each part's triangles as checked (body and placement), for the report's pictures. */
+  readonly pictureBodies: ReadonlyMap<string, PictureBody>;
 }
 
 /** A document opened and ready to check: its parts with meshes and trees, and its settings. */
@@ -188,5 +191,11 @@ export async function checkFile(filePath: string, options: CheckFileOptions = {}
     check,
     report,
     timings: { openMs: prepared.timings.openMs, treesMs: prepared.timings.treesMs, checkMs: t3 - t2 },
+    pictureBodies: pictureBodiesOf(prepared.parts),
   };
+}
+
+/** Each part's triangles and placement, by part id (references, no copies), for pictures. */
+export function pictureBodiesOf(parts: readonly { readonly id: string; readonly body: { readonly mesh: { readonly positions: Float64Array; readonly indices: Uint32Array } }; readonly transform: ArrayLike<number> }[]): Map<string, PictureBody> {
+  return new Map(parts.map((p) => [p.id, { positions: p.body.mesh.positions, indices: p.body.mesh.indices, transform: p.transform }] as const));
 }

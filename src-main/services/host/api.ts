@@ -4,6 +4,7 @@
  * (./hostService.ts and its parts in this folder) is plain Node: every request of the host API
  * (../../contract/host.ts) is handled there, whichever shell received it.
  */
+import type { ActivityLog } from '../log.js';
 import type { EventChannel, EventOf } from '../../contract/host.js';
 import type { AtomicFs } from '../files.js';
 import type { ForkFn } from '../spawn.js';
@@ -34,6 +35,11 @@ export interface HostServiceOptions {
   /** Folders whose files may be opened by path without a dialog (the bridge's allowed roots). */
   readonly allowedFolders?: readonly string[];
   readonly log?: (message: string) => void;
+  /**
+   * The app's log file (../log.ts): documents opened, checks run, failures with their stacks,
+   * and the service's own messages. Default: none.
+   */
+  readonly activity?: ActivityLog;
 }
 
 /** The host service as the shells see it. */

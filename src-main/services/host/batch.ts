@@ -91,7 +91,7 @@ export class BatchJobs {
             try {
               const kept = await reportTargetProblem(this.store, target);
               if (kept !== null) throw failure('would-overwrite', kept, target);
-              await writeFileAtomic(target, renderReport(r.report, format));
+              await writeFileAtomic(target, renderReport(r.report, format, r.pictureBodies));
               entry = { ...entry, reportPath: target };
             } catch (e) {
               entry = { ...entry, status: 'failed', exitCode: 2, error: toHostError(e, target).message };

@@ -13,7 +13,10 @@ import { CheckAbortedError } from '../../../src-core/check/check.js';
 import { diffStatuses } from '../../../src-core/check/status.js';
 import type { CheckProgress, CheckResult, CheckSettings } from '../../../src-core/check/types.js';
 import type { ReportPartInput } from '../../../src-core/report/index.js';
+import type { RunnerPart } from '../checkRunner.js';
+import { pictureBodiesOf } from '../checkService.js';
 import { createHostRefiner, type RefinerSource } from '../refiner.js';
+import { logChecked, logCheckFailed } from './activity.js';
 import type { HostContext } from './context.js';
 import { docName, documentInfo, partOf, reportPartsOf, runnerPartsOf, type DocState } from './document.js';
 import type { DocumentStore } from './documentStore.js';
@@ -55,6 +58,7 @@ export class CheckJobs {
     const ignore = d.ignore.map((r) => ({ ...r }));
     const reportParts: ReportPartInput[] = reportPartsOf(d);
     const progress = ctx.jobs.progress(job);
+    const t0 = performance.now();
     const signal = job.controller.signal;
     try {
       // Let the response with the job id go out first (and a cancel sent right after it arrive).
@@ -71,7 +75,8 @@ export class CheckJobs {
       });
       if (signal.aborted) throw new CheckAbortedError();
       if (d.closed) throw failure('closed', `${docName(d)} was closed during its check`, d.path);
-      const outcome = this.applyOutcome(d, result, scope, job.id, reportParts);
+      const outcome = this.applyOutcome(d, result, scope, job.id, reportParts, parts);
+      logChecked(ctx.activity, d.path, docName(d), outcome, performance.now() - t0);
       ctx.events.emit('job.done', { jobId: job.id, kind: 'check', outcome });
       ctx.events.emit('doc.changed', documentInfo(d));
     } catch (e) {
@@ -80,6 +85,7 @@ export class CheckJobs {
         ? { code: 'cancelled', message: `the check of ${docName(d)} was cancelled`, path: d.path }
         : toHostError(e, d.path ?? docName(d));
       if (!cancelled) ctx.log(`check of ${docName(d)} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      logCheckFailed(ctx.activity, d.path, docName(d), e, cancelled, performance.now() - t0);
       ctx.events.emit('job.failed', { jobId: job.id, kind: 'check', error, cancelled });
     } finally {
       ctx.jobs.finish(job);
@@ -105,7 +111,9 @@ export class CheckJobs {
    * The outcome of a finished check, each result with its status against the document's review
    * (src-core/check/status.ts diffStatuses: new, active, resolved, ignored). Updates the review.
    */
-  private applyOutcome(d: DocState, result: CheckResult, scope: CheckScope, jobId: string, reportParts: ReportPartInput[]): CheckOutcome {
+  private applyOutcome(
+    d: DocState, result: CheckResult, scope: CheckScope, jobId: string, reportParts: ReportPartInput[], parts: readonly RunnerPart[],
+  ): CheckOutcome {
     const diff = diffStatuses({
       before: d.review,
       results: result.results,
@@ -140,7 +148,7 @@ export class CheckJobs {
       resolved,
       warnings: [...result.warnings],
     };
-    d.last = { outcome, result, reportParts };
+    d.last = { outcome, result, reportParts, pictureBodies: pictureBodiesOf(parts), checkedParts: new Map(parts.map((p) => [p.id, p])) };
     return outcome;
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { ImportFunction } from '../../../src-core/assembly/resolve.js';
 import type { AccessPolicy, AccessMode } from '../access.js';
+import type { ActivityLog } from '../log.js';
 import type { TreeBuilder } from '../bodies.js';
 import type { CheckRunner } from '../checkRunner.js';
 import type { AtomicFs } from '../files.js';
@@ -16,6 +17,8 @@ import type { Emitter, JobRegistry } from './jobs.js';
 export interface HostContext {
   readonly options: HostServiceOptions;
   readonly log: (message: string) => void;
+  /** The app's log file (events: open, check, failures); writes never throw. */
+  readonly activity: ActivityLog;
   readonly policy: AccessPolicy;
   readonly recent: RecentFiles;
   /** The pool as a check's tree builder. */

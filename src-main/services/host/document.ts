@@ -20,6 +20,7 @@ import type { FileFingerprint } from '../recovery.js';
 import type { HostRefiner } from '../refiner.js';
 import { failure } from './errors.js';
 import type { Job } from './jobs.js';
+import type { PictureBody } from '../../../src-core/report/picture.js';
 
 /** A distinct body of the document (../bodies.ts), with what display needs. */
 export interface BodyState extends Body {
@@ -48,6 +49,10 @@ export interface LastCheck {
   readonly result: CheckResult;
   /** The parts as they were checked, for the report. */
   readonly reportParts: ReportPartInput[];
+  /** Each part's triangles and placement as checked, for the report's pictures. */
+  readonly pictureBodies?: ReadonlyMap<string, PictureBody>;
+  /** The parts as checked (bodies and placements), for the overlap solids the pictures outline. */
+  readonly checkedParts?: ReadonlyMap<string, RunnerPart>;
 }
 
 export interface AutosaveState {

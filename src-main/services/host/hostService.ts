@@ -42,6 +42,8 @@ import { TreeCache } from '../treeCache.js';
 import { poolTreeBuilder } from '../treeBuilder.js';
 import { TreePool, type TreePoolChildStatus } from '../treePool.js';
 import { type HostServiceApi, type HostServiceOptions, type HostServiceTuning } from './api.js';
+import { errorFields, NO_LOG } from '../log.js';
+import { logDocument, logOpened, logRefused } from './activity.js';
 import { Autosave, DEFAULT_AUTOSAVE } from './autosave.js';
 import { BatchJobs } from './batch.js';
 import { CheckJobs } from './checkJobs.js';
@@ -69,7 +71,12 @@ export class HostService implements HostServiceApi {
   private disposing: Promise<void> | null = null;
 
   constructor(private readonly options: HostServiceOptions, tuning: HostServiceTuning = {}) {
-    const log = options.log ?? ((m: string) => console.warn(`[host] ${m}`));
+    const activity = options.activity ?? NO_LOG;
+    const say = options.log ?? ((m: string) => console.warn(`[host] ${m}`));
+    const log = (m: string): void => {
+      say(m);
+      activity.write('warn', 'host', { message: m });
+    };
     const events = new Emitter(log);
     const policy = new AccessPolicy(options.allowedFolders ?? []);
     const recent = new RecentFiles(options.userDataDir, log);
@@ -90,7 +97,7 @@ export class HostService implements HostServiceApi {
         log: (m) => log(`checks: ${m}`),
       });
     this.ctx = {
-      options, log, policy, recent, buildTrees: poolTreeBuilder(this.pool), checkRunner: this.checkRunner, importer: createImporter(), events,
+      options, log, activity, policy, recent, buildTrees: poolTreeBuilder(this.pool), checkRunner: this.checkRunner, importer: createImporter(), events,
       jobs: new JobRegistry(events, tuning.progressIntervalMs ?? 100),
       session: randomBytes(6).toString('hex'),
       atomicFs: tuning.atomicFs,
@@ -124,14 +131,22 @@ export class HostService implements HostServiceApi {
       throw new HostRequestError(parsed.error);
     }
     if (this.disposed) throw failure('disposed', 'the host is shutting down');
+    const t0 = performance.now();
     try {
       await this.recentLoaded;
       const handler = this.handlers[parsed.channel] as (request: unknown) => Promise<unknown>;
-      return await handler(parsed.request);
+      const result = await handler(parsed.request);
+      logOpened(this.ctx.activity, parsed.channel, result, performance.now() - t0);
+      return result;
     } catch (e) {
       const error = toHostError(e);
-      if (error.code === 'internal') this.ctx.log(`${parsed.channel} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      else this.ctx.log(`${parsed.channel} refused: ${error.message}`);
+      if (error.code === 'internal') {
+        this.ctx.log(`${parsed.channel} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        this.ctx.activity.write('error', 'request-failed', { channel: parsed.channel, path: error.path ?? undefined, ...errorFields(e) });
+      } else {
+        this.ctx.log(`${parsed.channel} refused: ${error.message}`);
+        logRefused(this.ctx.activity, parsed.channel, error);
+      }
       throw e instanceof HostRequestError ? e : new HostRequestError(error);
     }
   }
@@ -220,8 +235,10 @@ export class HostService implements HostServiceApi {
     this.ctx.policy.grant(file, 'read');
     try {
       await this.recentLoaded;
+      const t0 = performance.now();
       const d = await this.store.open(file);
       this.startupDocId = d.id;
+      logDocument(this.ctx.activity, 'open', documentInfo(d), performance.now() - t0);
     } catch (e) {
       const error = toHostError(e, file);
       await this.store.noteUnopenable(file, e);

@@ -8,18 +8,54 @@ import path from 'node:path';
 import type { RequestOf } from '../../contract/host.js';
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
 import { buildReport, reportToCsv, reportToHtml, reportToJson, type InterferenceReport } from '../../../src-core/report/index.js';
+import { MAX_PICTURES, reportPictures, type PictureBody, type ReportPicturesOptions } from '../../../src-core/report/picture.js';
 import { APP_NAME, APP_VERSION } from '../appInfo.js';
 import { writeFileAtomic } from '../files.js';
+import type { RunnerPart } from '../checkRunner.js';
 import type { ReportFormat } from './api.js';
 import { allowed, requireDialogs, type HostContext } from './context.js';
 import { docName, stemOf, type DocState } from './document.js';
 import type { DocumentStore } from './documentStore.js';
 import { failure } from './errors.js';
 
-export function renderReport(report: InterferenceReport, format: ReportFormat): string {
+/**
+ * The report as text; an HTML report gets pictures of its interferences and clearance violations
+ * when the parts' triangles as checked are given.
+ */
+export function renderReport(
+  report: InterferenceReport, format: ReportFormat, bodies?: ReadonlyMap<string, PictureBody>, overlaps?: ReportPicturesOptions['overlaps'],
+): string {
   if (format === 'json') return reportToJson(report);
   if (format === 'csv') return reportToCsv(report);
-  return reportToHtml(report);
+  if (bodies === undefined) return reportToHtml(report);
+  return reportToHtml(report, { pictures: reportPictures(report, (id) => bodies.get(id) ?? null, overlaps ? { overlaps } : {}) });
+}
+
+/** Longest time an export spends on overlap solids for its pictures; those not reached are drawn without. */
+const OVERLAP_BUDGET_MS = 10_000;
+
+/**
+ * The overlap solids of the pictured interferences of closed parts (manifold-3d, where the
+ * checks run), by result index, within OVERLAP_BUDGET_MS; one that fails is drawn without.
+ */
+async function overlapsFor(ctx: HostContext, d: DocState, report: InterferenceReport, parts: ReadonlyMap<string, RunnerPart>): Promise<Map<number, { positions: Float32Array; indices: Uint32Array }>> {
+  const closed = new Map(report.parts.map((p) => [p.id, p.closed === true] as const));
+  const out = new Map<number, { positions: Float32Array; indices: Uint32Array }>();
+  const start = performance.now();
+  let tried = 0;
+  for (const [i, r] of report.results.entries()) {
+    if (r.kind !== 'interference' || !closed.get(r.a) || !closed.get(r.b)) continue;
+    if (tried++ >= MAX_PICTURES || performance.now() - start > OVERLAP_BUDGET_MS) break;
+    const a = parts.get(r.a), b = parts.get(r.b);
+    if (!a || !b) continue;
+    try {
+      const solid = await ctx.checkRunner.overlap(d.id, a, b);
+      if (solid) out.set(i, { positions: solid.positions, indices: solid.indices });
+    } catch (e) {
+      ctx.log(`the overlap of ${r.a} and ${r.b} for the report's picture: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return out;
 }
 
 /** Why no report may be written to `target` ('would-overwrite'): a file that failed to open or a saved assembly; else null. */
@@ -69,6 +105,8 @@ export async function exportReport(
     generatedAt: new Date(),
     generator: { name: APP_NAME, version: APP_VERSION },
   });
-  await writeFileAtomic(target, renderReport(report, format));
+  const { pictureBodies, checkedParts } = d.last;
+  const overlaps = format === 'html' && checkedParts ? await overlapsFor(ctx, d, report, checkedParts) : undefined;
+  await writeFileAtomic(target, renderReport(report, format, pictureBodies, overlaps));
   return { path: target };
 }

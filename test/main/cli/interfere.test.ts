@@ -26,7 +26,7 @@ describe('interfere', () => {
     const help = run(['--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/Usage: interfere check FILE/);
-    for (const flag of ['--report', '--json', '--tolerance', '--clearance', '--jobs', 'Exit status']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--report', '--json', '--tolerance', '--clearance', '--jobs', '--no-pictures', 'Exit status']) expect(help.stdout).toContain(flag);
     const version = run(['--version']);
     expect(version.status).toBe(0);
     expect(version.stdout).toMatch(/^Interfere \d+\.\d+\.\d+/);
@@ -60,6 +60,12 @@ describe('interfere', () => {
     const html = readFileSync(path.join(dir, 'r.html'), 'utf8');
     expect(html).toContain('<!DOCTYPE html>');
     expect(html).toContain('nut-12');
+    // A picture of each of the 6 interferences; none with --no-pictures.
+    expect(html.match(/<figure id="picture-\d+">\n<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/g)).toHaveLength(6);
+    expect(run(['check', input, '--report', path.join(dir, 'plain.html'), '--quiet', '--no-pictures']).status).toBe(1);
+    const plain = readFileSync(path.join(dir, 'plain.html'), 'utf8');
+    expect(plain).not.toContain('<svg');
+    expect(plain).toContain('nut-12');
     // The same assembly to JSON and CSV, one run each.
     expect(run(['check', input, '--report', path.join(dir, 'r.json'), '--quiet']).status).toBe(1);
     expect(parseReport(readFileSync(path.join(dir, 'r.json'), 'utf8')).summary.interferences).toBe(6);

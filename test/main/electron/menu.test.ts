@@ -118,3 +118,21 @@ describe('the application menu', () => {
     expect(recentLabel(path.resolve('/home/anna/a.stp'), path.resolve('/home/ann'))).toBe(path.resolve('/home/anna/a.stp'));
   });
 });
+
+describe('Help › Show Log', () => {
+  it('reveals the log through the callback main gives, on every platform', () => {
+    for (const platform of ['linux', 'win32', 'darwin'] as const) {
+      let shown = 0;
+      const { template, emitted } = build({ platform, showLog: () => shown++ });
+      const item = menu(template, 'Help').find((i) => i.id === 'help.showLog');
+      expect(item?.label).toBe('Show Log');
+      click(item);
+      expect(shown).toBe(1);
+      expect(emitted).toEqual([]);
+    }
+  });
+
+  it('is absent when main gives no callback', () => {
+    expect(menu(build().template, 'Help').some((i) => i.id === 'help.showLog')).toBe(false);
+  });
+});

@@ -38,7 +38,15 @@ describe('host service: reports', () => {
       expect(readFileSync(csv!.path, 'utf8').split('\n').filter((l) => l.includes('bolt-5'))).toHaveLength(3 + outcome.results.filter((r) => r.kind === 'contact' && (r.a === 'bolt-5' || r.b === 'bolt-5')).length);
       const html = await h.call('report.export', { docId: doc.id, format: 'html', path: path.join(work, 'moved.htm') });
       expect(html?.path).toBe(path.join(work, 'moved.htm'));
-      expect(readFileSync(html!.path, 'utf8')).toMatch(/^<!DOCTYPE html>/i);
+      const page = readFileSync(html!.path, 'utf8');
+      expect(page).toMatch(/^<!DOCTYPE html>/i);
+      // A picture of each interference and clearance violation, of the parts as checked.
+      const pictured = outcome.results.filter((r) => r.kind === 'interference' || r.kind === 'clearance').length;
+      expect(pictured).toBeGreaterThan(0);
+      expect(page.match(/<figure id="picture-\d+">\n<svg /g)).toHaveLength(pictured);
+      // The interferences' overlap solids (closed parts) are outlined, in both views of each.
+      const interferences = outcome.results.filter((r) => r.kind === 'interference').length;
+      expect(page.match(/stroke-dasharray="4 2"/g)?.length).toBe(2 * interferences);
       // Through the dialog when no path is given; cancelling gives null.
       h.dialogs.save.push(path.join(work, 'chosen.html'), null);
       expect(await h.call('report.export', { docId: doc.id, format: 'html' })).toEqual({ path: path.join(work, 'chosen.html') });
