@@ -350,13 +350,16 @@ function summaryTable(result: CheckFileResult, findings: ReportFindings, baselin
   }
   const shown = findings.findings.filter((f) => f.result.kind !== 'ignored' && f.result.kind !== 'contact');
   const rows = shown.map((f) => f.result);
+  // Parts by the name they have everywhere (src-core/assembly/displayName.ts), then their ids.
+  const labels = new Map(r.parts.map((p) => [p.id, p.displayName !== p.id ? `${p.displayName} (${p.id})` : p.id] as const));
+  const partText = (id: string): string => terminalText(labels.get(id) ?? id);
   if (rows.length > 0) {
     const header = ['id', 'kind', 'part a', 'part b', 'volume mm³', 'depth mm', 'distance mm', 'tri pairs', 'resolution mm', ...(withBaseline ? ['baseline'] : [])];
     const body = rows.map((x, k) => [
       shown[k]!.id,
       x.kind + (x.contained ? ' (contained)' : '') + (x.kind === 'undecided' && x.possibleKinds ? ` (${x.possibleKinds.join(' or ')})` : ''),
-      terminalText(x.a),
-      terminalText(x.b),
+      partText(x.a),
+      partText(x.b),
       fmt(x.volumeMm3, 3),
       fmt(x.depthMm, 3),
       fmt(x.distanceMm, 4),
