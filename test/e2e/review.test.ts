@@ -289,7 +289,7 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     const cells = await row.locator('td').allTextContents();
     expect(cells.slice(2, 4).sort()).toEqual([boltName, plateName].sort());
     // The volume column is in mm³: about 100 mm³ for a 0.5 mm shift along the 20 mm plate.
-    expect(await page.locator('.results-table th').nth(4).textContent()).toContain('Volume (mm³)');
+    expect(await page.locator('.results-table th').nth(5).textContent()).toContain('Volume (mm³)');
     const volume = tableNumber(cells[4]);
     expect(volume).toBeGreaterThan(80);
     expect(volume).toBeLessThan(120);
