@@ -42,7 +42,8 @@ assembly of its bodies, each at its own placement, with default settings.
 
 Options:
   --report FILE       write a report; the format follows the extension: .json, .csv (UTF-8 with a
-                      byte order mark, a result id R1, R2, ... and a status column), .html (.htm)
+                      byte order mark, a result id R1, R2, ... -- the numbers saved in a saved
+                      assembly's resultIds, new pairs after them -- and a status column), .html (.htm)
                       or .xml (JUnit XML for CI: one test suite per input, one test case per part
                       pair checked, failing for interferences, clearance violations and, unless
                       --undecided pass, undecided pairs; with --baseline only for new or worse
