@@ -333,8 +333,8 @@ function partRow(p: ReportPart): string {
   const name = p.displayName !== '' ? p.displayName : p.id;
   return [
     '<tr>',
+    `<td>${escapeHtml(p.id)}</td>`,
     `<td data-v="${escapeHtml(name)}"><span class="name">${escapeHtml(name)}</span></td>`,
-    `<td class="id">${escapeHtml(p.id)}</td>`,
     `<td class="source">${escapeHtml(p.source)}</td>`,
     numCell(p.body, String(p.body)),
     numCell(p.triangles, p.triangles === null ? '—' : formatCount(p.triangles)),
@@ -487,8 +487,8 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
   out.push(
     '<section aria-labelledby="h-parts">\n<h2 id="h-parts">Parts</h2>\n',
     '<div class="table-wrap"><table class="sortable parts" aria-labelledby="h-parts">\n<thead><tr>',
-    th('Part', false),
     th('Id', false),
+    th('Name', false),
     th('Source', false),
     th('Body', true),
     th('Triangles', true),

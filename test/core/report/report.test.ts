@@ -580,8 +580,8 @@ describe('reportToHtml', () => {
     expect(results.some((r) => r[1]!.includes(HOSTILE))).toBe(true); // the reason
     expect(results.some((r) => r[3]!.includes(BREAKOUT) && r[3]!.includes(HOSTILE))).toBe(true);
     const parts = tableRows(html, 'parts');
-    expect(parts[0]).toEqual([BREAKOUT, HOSTILE, `${HOSTILE}.stl`, '0', '12', 'yes', '—', '—']);
-    expect(parts[1]).toEqual([HOSTILE, 'p2', '</style><style>*{}', '1', '12', 'no', '—', '—']);
+    expect(parts[0]).toEqual([HOSTILE, BREAKOUT, `${HOSTILE}.stl`, '0', '12', 'yes', '—', '—']);
+    expect(parts[1]).toEqual(['p2', HOSTILE, '</style><style>*{}', '1', '12', 'no', '—', '—']);
   });
 
   it('escapes & < > " \'', () => {
