@@ -8,8 +8,11 @@ export {
   transformProblem, ASSEMBLY_EXTENSION, SOURCE_UNITS, type FromBodiesOptions,
 } from './format.js';
 export {
-  resolveAssembly, resolveAssemblyText, colorToHex,
+  resolveAssembly, resolveAssemblyText, colorToHex, bodyPath,
   type SourceLoader, type ImportFunction, type ResolveOptions, type ResolveProgress, type ResolvedPart,
   type ResolvedAssembly,
 } from './resolve.js';
 export { bodyKey } from './bodyKey.js';
+export {
+  displayNames, labelPaths, fallbackName, fileNameOf, isPlaceholderName, LABEL_SEPARATOR, type NamedPart,
+} from './displayName.js';

@@ -55,6 +55,12 @@ export interface PartDef {
   readonly visible?: boolean;
   /** `#rrggbb`. */
   readonly color?: string;
+  /**
+   * The part's place in its source's product tree, from the root's children down to the body
+   * (src-core/io/occt/tree.ts), e.g. `["as1", "rod-assembly", "nut"]`. Absent in older files: taken
+   * from the source's import when the assembly is opened.
+   */
+  readonly path?: readonly string[];
   /** Fields of the entry this version does not interpret; kept on saving. */
   readonly extra?: Readonly<Record<string, unknown>>;
 }

@@ -59,6 +59,11 @@ export interface ResolvedPart {
   readonly sourceId: string;
   readonly bodyIndex: number;
   readonly body: ImportedBody;
+  /**
+   * The part's place in its source's product tree (PartDef.path): the saved one, else its body's
+   * (bodyPath). Names bounded to MAX_NAME_LENGTH.
+   */
+  readonly path: readonly string[];
   /** Row-major 4×4 rigid placement (identity when the part has none). */
   readonly transform: Float64Array;
   /** `#rrggbb`: the part's colour, else its body's, else null. */
@@ -77,6 +82,12 @@ export interface ResolvedAssembly {
 }
 
 const IDENTITY: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+/** A body's place in its file's product tree: the importer's, else its name alone. */
+export function bodyPath(body: Pick<ImportedBody, 'name' | 'path'>): string[] {
+  const path = body.path !== undefined && body.path.length > 0 ? body.path : [body.name];
+  return path.map(boundedName);
+}
 
 /** `#rrggbb` of a colour with channels 0..1. */
 export function colorToHex(rgb: readonly [number, number, number]): string {
@@ -245,6 +256,7 @@ export async function resolveAssembly(
           sourceId: source.id,
           bodyIndex,
           body,
+          path: bodyPath(body),
           transform: Float64Array.from(IDENTITY),
           color: body.color !== null ? colorToHex(body.color) : null,
           visible: true,
@@ -277,6 +289,7 @@ export async function resolveAssembly(
         sourceId: source.id,
         bodyIndex: p.body,
         body,
+        path: p.path !== undefined ? [...p.path] : bodyPath(body),
         transform: Float64Array.from(p.transform ?? IDENTITY),
         color: p.color ?? (body.color !== null ? colorToHex(body.color) : null),
         visible: p.visible ?? true,

@@ -24,6 +24,7 @@ import {
   checkAborted,
   decodeText,
   describeKnownFormat,
+  fileStem,
   groupDigits,
   hasUtf8Bom,
   isBlankFile,
@@ -310,6 +311,7 @@ function* readBinary(bytes: Uint8Array, fileName: string, scale: number, limits:
       indices: welded.indices,
       triangleCount: n,
       faceRanges: null,
+      path: [fileStem(fileName)],
     }],
     warnings,
   };
@@ -777,6 +779,7 @@ function* readAscii(b: Uint8Array, fileName: string, scale: number, limits: Effe
       indices: welded.indices,
       triangleCount: count,
       faceRanges: null,
+      path: [fileStem(fileName)],
     }],
     warnings,
   };

@@ -23,10 +23,19 @@ export function unitScale(unit: LengthUnit | undefined): number {
   return MM_PER_UNIT[unit];
 }
 
+/** Deepest product tree an importer follows (levels below it are cut off). */
+export const MAX_BODY_PATH_DEPTH = 64;
+
 /** One solid, shell or mesh of a file. */
 export interface ImportedBody {
   /** The body's name in the file, '' if the file has none. */
   name: string;
+  /**
+   * The body's place in the file's product tree: node names from the root's children down to the
+   * body (occt/tree.ts), e.g. `["as1", "rod-assembly", "nut"]`; a file without a tree (STL, a
+   * BREP of one body): `[file name stem]`. Absent from bodies made by hand: `[name]`.
+   */
+  path?: readonly string[];
   /** Body colour, each channel 0..1; null if the file gives none. */
   color: [number, number, number] | null;
   /** Welded vertices (exact duplicates merged), x y z each, millimetres. */
@@ -210,6 +219,13 @@ export function plural(n: number, word: string): string {
 /** The first eight items joined by ", ", and "…" when there are more (for messages). */
 export function listSome(xs: readonly (number | string)[]): string {
   return xs.slice(0, 8).join(', ') + (xs.length > 8 ? ', …' : '');
+}
+
+/** The stem of a file name or path: its last segment without the extension. */
+export function fileStem(fileName: string): string {
+  const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
 }
 
 /** The lower-case extension of a file name or path ('' when none). */

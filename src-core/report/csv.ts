@@ -5,10 +5,12 @@
  * UTF-8 byte order mark (U+FEFF) unless told not to: without it Excel reads the file in the
  * system's code page and garbles non-ASCII part names.
  *
- * Columns: `id` is the result's id within the report (`R1`, `R2`, … in the results' order, as
- * resultId gives it); `status` is the review status of the pair when the caller has one (the
- * app's review; the command line's baseline comparison), else `ignored` for an ignored pair and
- * empty otherwise. Read the columns by their header name: later versions may add columns.
+ * Columns: `id` is the result's id (ReportResult.id: `R1`, `R2`, …, the document's own numbers
+ * when it has them); `a_name` and `b_name` the parts' display names (src-core/assembly/
+ * displayName.ts); `status` is the review status of the pair: the caller's when it gives one (the
+ * command line's baseline comparison), else the report's (the app's review; `ignored` for an
+ * ignored pair), else empty. Read the columns by their header name: later versions may add
+ * columns.
  *
  * Formula injection: a spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` (and some
  * treat a leading tab or CR the same way) as a formula. Every text field that came from a file
@@ -24,7 +26,7 @@
  * decimals (1 nm, 1e-6 mm³), trailing zeros dropped. Empty field: not measured / not applicable
  * (an empty `resolution_mm`: meshes that are the geometry, decided as given).
  */
-import { coincidentText, resultId, type InterferenceReport, type ReportResult } from './model.js';
+import { coincidentText, type InterferenceReport, type ReportResult } from './model.js';
 
 export const CSV_COLUMNS = [
   'id', 'a', 'a_name', 'b', 'b_name', 'kind', 'status', 'volume_mm3',
@@ -67,15 +69,15 @@ export function csvNumber(n: number | null): string {
   return s === '-0' ? '0' : s;
 }
 
-function row(r: ReportResult, index: number, names: ReadonlyMap<string, string>, status: string | undefined): string[] {
+function row(r: ReportResult, names: ReadonlyMap<string, string>, status: string | undefined): string[] {
   return [
-    resultId(index),
+    r.id,
     csvText(r.a),
     csvText(names.get(r.a) ?? ''),
     csvText(r.b),
     csvText(names.get(r.b) ?? ''),
     r.kind,
-    csvText(status ?? (r.kind === 'ignored' ? 'ignored' : '')),
+    csvText(status ?? r.status ?? (r.kind === 'ignored' ? 'ignored' : '')),
     csvNumber(r.volumeMm3),
     csvNumber(r.centroidMm?.[0] ?? null),
     csvNumber(r.centroidMm?.[1] ?? null),
@@ -97,10 +99,10 @@ function row(r: ReportResult, index: number, names: ReadonlyMap<string, string>,
 
 /** The report's results as CSV text (see the module comment for the rules). */
 export function reportToCsv(report: InterferenceReport, options: CsvOptions = {}): string {
-  const names = new Map(report.parts.map((p) => [p.id, p.name] as const));
+  const names = new Map(report.parts.map((p) => [p.id, p.displayName] as const));
   const lines: string[] = [CSV_COLUMNS.join(',')];
   for (let i = 0; i < report.results.length; i++) {
-    lines.push(row(report.results[i]!, i, names, options.statuses?.[i]).map(csvField).join(','));
+    lines.push(row(report.results[i]!, names, options.statuses?.[i]).map(csvField).join(','));
   }
   return (options.bom === false ? '' : '\uFEFF') + lines.join('\r\n') + '\r\n';
 }

@@ -11,12 +11,12 @@
  */
 import type { BaselineChange, BaselineComparison } from './baseline.js';
 import { resolvedSince } from './baseline.js';
-import { resultId, type InterferenceReport, type ReportResult, type UndecidedPolicy } from './model.js';
+import { type InterferenceReport, type ReportResult, type UndecidedPolicy } from './model.js';
 
 export type Verdict = 'fail' | 'pass' | 'skip';
 
 export interface Finding {
-  /** `R1`, `R2`, … (resultId). */
+  /** The result's id, `R1`, `R2`, … (ReportResult.id). */
   readonly id: string;
   readonly result: ReportResult;
   readonly verdict: Verdict;
@@ -76,14 +76,14 @@ export function reportFindings(
   const findings = report.results.map((r, i): Finding => {
     const entry = baseline?.entries[i] ?? null;
     const figures = resultFigures(r);
-    const message = `${resultId(i)} ${r.kind}${figures ? `: ${figures}` : ''}`;
+    const message = `${r.id} ${r.kind}${figures ? `: ${figures}` : ''}`;
     const failing = failingKind(r, undecided);
     let verdict: Verdict;
     if (r.kind === 'ignored' || (r.kind === 'undecided' && !failing)) verdict = 'skip';
     else if (failing && (entry === null || entry.change !== 'same')) verdict = 'fail';
     else verdict = 'pass';
     return {
-      id: resultId(i), result: r, verdict, change: entry?.change ?? null, message,
+      id: r.id, result: r, verdict, change: entry?.change ?? null, message,
       baselineNote: entry !== null ? baselineNote(entry.change, entry.why) : '',
     };
   });

@@ -11,7 +11,9 @@
  * anything.
  */
 import type { ResultKind } from '../check/types.js';
-import { KIND_ORDER, coincidentText, type InterferenceReport, type ReportResult } from './model.js';
+import type { ResultStatus } from '../check/status.js';
+import { KIND_ORDER, coincidentText, compareResultIds, type InterferenceReport, type ReportInput, type ReportPart, type ReportResult } from './model.js';
+import { isIdentityTransform, rotationAnglesOf, translationOf } from './placement.js';
 
 export interface HtmlOptions {
   /** Heading of the page; default: the report's title, else its assembly name. */
@@ -144,14 +146,26 @@ th[aria-sort="descending"] button::after { content: "\\25BC"; color: var(--fg); 
 .empty { color: var(--muted); text-align: center; padding: 16px; }
 .warnings { color: var(--clearance); margin: 0; padding-left: 20px; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
+.point { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.hash { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; overflow-wrap: anywhere; }
+.st-new { color: var(--interference); font-weight: 600; }
+.st-resolved { color: var(--ok); }
+.st-ignored { color: var(--ignored); }
 @media print {
-  body { padding: 0; font-size: 11px; }
-  .table-wrap { overflow: visible; max-height: none; border: 0; }
+  @page { margin: 12mm; }
+  body { padding: 0; font-size: 10px; }
+  .table-wrap { overflow: visible; max-height: none; border: 0; border-radius: 0; }
+  table { width: 100%; }
   thead { display: table-header-group; }
-  thead th { position: static; }
+  thead th, th { position: static; }
+  th button { cursor: auto; }
   th button::after { content: none !important; }
-  tr { break-inside: avoid; }
-  h2 { break-after: avoid; }
+  tr, li, dl.settings > * { break-inside: avoid; page-break-inside: avoid; }
+  h1, h2 { break-after: avoid; page-break-after: avoid; }
+  tbody tr:nth-child(even) td { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  a[href] { color: inherit; text-decoration: underline; }
+  a[href]::after { content: " (" attr(href) ")"; font-size: 9px; color: var(--muted); overflow-wrap: anywhere; }
+  a[href^="#"]::after { content: none; }
   .status { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }
 `;
@@ -196,7 +210,7 @@ export const SCRIPT = `
 `;
 
 /** Base64 SHA-256 of STYLE's UTF-8 text, for its CSP hash source (checked by a test: update it with STYLE). */
-export const STYLE_SHA256 = 'BP38AKi78e7W2e5Ros4dzfc5EtoWYLyOGjv2zS18SIs=';
+export const STYLE_SHA256 = 'TFSbOcMMoO24OsFE62ZZOD3h3lKIRKopmriDq4xrSoQ=';
 
 /** Base64 SHA-256 of SCRIPT's UTF-8 text, for its CSP hash source (checked by a test: update it with SCRIPT). */
 export const SCRIPT_SHA256 = 'Ye43rDAFwZKJiO5qL4cSKNpY7+TL3+FmoMQRkWHGg/s=';
@@ -256,7 +270,30 @@ function th(label: string, numeric: boolean, extra = ''): string {
   return `<th scope="col"${numeric ? ' class="num" data-type="num"' : ''}${extra}><button type="button">${label}</button></th>`;
 }
 
-function resultRow(r: ReportResult, names: ReadonlyMap<string, string>): string {
+const STATUS_LABEL: Readonly<Record<ResultStatus, string>> = { new: 'New', active: 'Active', resolved: 'Resolved', ignored: 'Ignored' };
+const STATUS_RANK: Readonly<Record<ResultStatus, number>> = { new: 0, active: 1, resolved: 2, ignored: 3 };
+
+/** The result's id, sortable by its number. */
+function idCell(id: string, rank: number): string {
+  return `<td class="num" data-v="${rank}">${escapeHtml(id)}</td>`;
+}
+
+function statusCell(status: ResultStatus | null): string {
+  if (status === null) return '<td data-v="">—</td>';
+  return `<td data-v="${STATUS_RANK[status]}" class="st-${status}">${STATUS_LABEL[status]}</td>`;
+}
+
+/** A point as a printed cell (sorted by its x). */
+function pointCell(p: readonly number[] | null): string {
+  return p === null ? '<td data-v="">—</td>' : `<td data-v="${String(p[0])}"><span class="point">${escapeHtml(pointText(p))}</span></td>`;
+}
+
+function closestCell(points: readonly [readonly number[], readonly number[]] | null): string {
+  if (points === null) return '<td data-v="">—</td>';
+  return `<td data-v="${String(points[0][0])}"><span class="point">${escapeHtml(pointText(points[0]))}</span><br><span class="point">${escapeHtml(pointText(points[1]))}</span></td>`;
+}
+
+function resultRow(r: ReportResult, names: ReadonlyMap<string, string>, idRank: number): string {
   const rank = KIND_ORDER.indexOf(r.kind);
   const reason = r.reason !== null && r.reason !== '' ? `<div class="reason">${escapeHtml(r.reason)}</div>` : '';
   const geometric = r.kind === 'ignored' && r.geometricKind !== 'ignored' && r.geometricKind !== 'clear'
@@ -267,21 +304,83 @@ function resultRow(r: ReportResult, names: ReadonlyMap<string, string>): string 
   const containedText = r.contained
     ? (r.containedPart !== null ? `yes: ${names.get(r.containedPart) || r.containedPart} inside` : 'yes')
     : 'no';
-  const closest = r.closestPointsMm;
   return [
-    '<tr>',
+    `<tr id="${escapeHtml(r.id)}">`,
+    idCell(r.id, idRank),
     `<td data-v="${rank}">${badge(r.kind, KIND_LABEL[r.kind])}${reason}${geometric}${undecided}${coincident}</td>`,
+    statusCell(r.status),
     partCell(r.a, names),
     partCell(r.b, names),
-    numCell(r.volumeMm3, withUnit(r.volumeMm3, 'mm³'), r.centroidMm !== null ? `centroid ${pointText(r.centroidMm)}` : undefined),
+    numCell(r.volumeMm3, withUnit(r.volumeMm3, 'mm³')),
+    pointCell(r.centroidMm),
     numCell(r.depthMm, withUnit(r.depthMm, 'mm')),
-    numCell(r.distanceMm, withUnit(r.distanceMm, 'mm'),
-      closest !== null ? `closest points ${pointText(closest[0])} and ${pointText(closest[1])}` : undefined),
+    numCell(r.distanceMm, withUnit(r.distanceMm, 'mm')),
+    closestCell(r.closestPointsMm),
     numCell(r.trianglePairs.length, formatCount(r.trianglePairs.length)),
     `<td data-v="${r.contained ? 'yes' : 'no'}">${escapeHtml(containedText)}</td>`,
     numCell(r.toleranceMm, withUnit(r.toleranceMm, 'mm')),
     numCell(r.resolutionMm, resolutionText(r)),
     '</tr>',
+  ].join('');
+}
+
+function partRow(p: ReportPart): string {
+  const m = p.transform;
+  let translation = '<td class="num" data-v="">—</td>';
+  let rotation = '<td data-v="">—</td>';
+  if (m !== null) {
+    const t = translationOf(m);
+    const r = rotationAnglesOf(m);
+    const atFile = isIdentityTransform(m) ? ' (as in its file)' : '';
+    translation = `<td class="num" data-v="${String(t[0])}"><span class="point">${escapeHtml(t.map((x) => formatNumber(x, 6)).join(', '))}</span>${escapeHtml(atFile)}</td>`;
+    rotation = `<td data-v="${String(r[0])}"><span class="point">${escapeHtml(r.map((x) => formatNumber(x, 6)).join(', '))}</span></td>`;
+  }
+  const name = p.displayName !== '' ? p.displayName : p.id;
+  return [
+    '<tr>',
+    `<td>${escapeHtml(p.id)}</td>`,
+    `<td data-v="${escapeHtml(name)}"><span class="name">${escapeHtml(name)}</span></td>`,
+    `<td class="source">${escapeHtml(p.source)}</td>`,
+    numCell(p.body, String(p.body)),
+    numCell(p.triangles, p.triangles === null ? '—' : formatCount(p.triangles)),
+    `<td>${p.closed === null ? '—' : p.closed ? 'yes' : 'no'}</td>`,
+    translation,
+    rotation,
+    '</tr>',
+  ].join('');
+}
+
+function resolvedSection(report: InterferenceReport, names: ReadonlyMap<string, string>): string {
+  const rows = report.resolved.map((r) => `<tr>${idCell(r.id, 0)}<td class="st-resolved">Resolved</td>${partCell(r.a, names)}${partCell(r.b, names)}</tr>\n`);
+  return [
+    '<section aria-labelledby="h-resolved">\n<h2 id="h-resolved">Resolved</h2>\n',
+    '<p class="sub">Findings of the review before this check that this check found clear.</p>\n',
+    '<div class="table-wrap"><table class="resolved" aria-labelledby="h-resolved">\n<thead><tr>',
+    '<th scope="col" class="num">No.</th><th scope="col">Status</th><th scope="col">Part A</th><th scope="col">Part B</th>',
+    '</tr></thead>\n<tbody>\n', ...rows, '</tbody>\n</table></div>\n</section>\n',
+  ].join('');
+}
+
+function byteCount(n: number): string {
+  return `${formatCount(n)} bytes`;
+}
+
+function inputsSection(inputs: readonly ReportInput[]): string {
+  const rows = inputs.map((f) => [
+    '<tr>',
+    `<td>${f.role === 'assembly' ? 'checked file' : `source ${escapeHtml(f.sourceId ?? '')}`}</td>`,
+    `<td class="source">${escapeHtml(f.path)}</td>`,
+    numCell(f.sizeBytes, byteCount(f.sizeBytes)),
+    `<td><time datetime="${escapeHtml(f.modifiedAt)}">${escapeHtml(f.modifiedAt.replace('T', ' ').replace(/Z$/, ' UTC'))}</time></td>`,
+    `<td class="hash">${escapeHtml(f.sha256)}</td>`,
+    '</tr>\n',
+  ].join(''));
+  return [
+    '<section aria-labelledby="h-inputs">\n<h2 id="h-inputs">Input files</h2>\n',
+    '<p class="sub">Every file the check read, as it was read: compare a file\'s SHA-256 with <code>sha256sum FILE</code> to know it is the one checked.</p>\n',
+    '<div class="table-wrap"><table class="inputs" aria-labelledby="h-inputs">\n<thead><tr>',
+    '<th scope="col">Role</th><th scope="col">Path</th><th scope="col" class="num">Size</th><th scope="col">Modified</th><th scope="col">SHA-256</th>',
+    '</tr></thead>\n<tbody>\n', ...rows, '</tbody>\n</table></div>\n</section>\n',
   ].join('');
 }
 
@@ -334,7 +433,8 @@ function picturesSection(report: InterferenceReport, pictures: ReadonlyMap<numbe
 
 /** The report as one self-contained HTML page (see the module comment). Linear in the results. */
 export function reportToHtml(report: InterferenceReport, options: HtmlOptions = {}): string {
-  const names = new Map(report.parts.map((p) => [p.id, p.name] as const));
+  const names = new Map(report.parts.map((p) => [p.id, p.displayName] as const));
+  const idRanks = new Map([...report.results.map((r) => r.id), ...report.resolved.map((r) => r.id)].sort(compareResultIds).map((id, i) => [id, i] as const));
   const title = options.title ?? report.title ?? report.assembly;
   const generator = options.generator ?? report.generator ?? { name: 'Interfere' };
   const appText = generator.version ? `${generator.name} ${generator.version}` : generator.name;
@@ -385,6 +485,7 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
     `<dt>Touch tolerance</dt><dd>${formatNumber(st.touchToleranceMm)} mm (${st.touchToleranceAuto ? 'the default' : 'as set'}): surfaces closer than this are contact; CAD solids that overlap are interference at any depth, meshes given as such (STL) that overlap by less than this are contact</dd>\n`,
     `<dt>Clearance</dt><dd>${st.clearanceMm > 0 ? `${formatNumber(st.clearanceMm)} mm: pairs closer than this are clearance violations` : 'off (0 mm)'}</dd>\n`,
     `<dt>Contact counts as interference</dt><dd>${st.contactIsInterference ? 'yes' : 'no'}</dd>\n`,
+    `<dt>Software</dt><dd>${escapeHtml(appText)}</dd>\n`,
     '</dl>\n</section>\n',
   );
 
@@ -398,23 +499,28 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
     '<section aria-labelledby="h-results">\n<h2 id="h-results">Results</h2>\n',
     '<div class="table-wrap"><table class="sortable results" aria-labelledby="h-results">\n<thead><tr>',
     // Sorted by severity rank (data-v), left-aligned like text.
+    th('No.', true),
     th('Kind', false, ' data-type="num" aria-sort="ascending"'),
+    th('Status', false, ' data-type="num"'),
     th('Part A', false),
     th('Part B', false),
     th('Volume (mm³)', true),
+    th('Centroid (mm)', true),
     th('Depth (mm)', true),
     th('Min distance (mm)', true),
+    th('Closest points (mm)', true),
     th('Triangle pairs', true),
     th('Contained', false),
     th('Tolerance (mm)', true),
     th('Resolution', true),
     '</tr></thead>\n<tbody>\n',
   );
-  for (const { r } of ordered) out.push(resultRow(r, names), '\n');
+  for (const { r } of ordered) out.push(resultRow(r, names, idRanks.get(r.id) ?? 0), '\n');
   if (ordered.length === 0) {
-    out.push('<tr><td class="empty" colspan="10">No pair interferes, touches or violates the clearance.</td></tr>\n');
+    out.push('<tr><td class="empty" colspan="14">No pair interferes, touches or violates the clearance.</td></tr>\n');
   }
   out.push('</tbody>\n</table></div>\n</section>\n');
+  if (report.resolved.length > 0) out.push(resolvedSection(report, names));
 
   out.push(
     '<section aria-labelledby="h-parts">\n<h2 id="h-parts">Parts</h2>\n',
@@ -425,22 +531,18 @@ export function reportToHtml(report: InterferenceReport, options: HtmlOptions = 
     th('Body', true),
     th('Triangles', true),
     th('Closed solid', false),
+    th('Translation (mm)', true),
+    th('Rotation X, Y, Z (°)', false),
     '</tr></thead>\n<tbody>\n',
   );
-  for (const p of report.parts) {
-    out.push(
-      '<tr>',
-      `<td>${escapeHtml(p.id)}</td>`,
-      `<td>${escapeHtml(p.name)}</td>`,
-      `<td class="source">${escapeHtml(p.source)}</td>`,
-      numCell(p.body, String(p.body)),
-      numCell(p.triangles, p.triangles === null ? '—' : formatCount(p.triangles)),
-      `<td>${p.closed === null ? '—' : p.closed ? 'yes' : 'no'}</td>`,
-      '</tr>\n',
-    );
-  }
-  if (report.parts.length === 0) out.push('<tr><td class="empty" colspan="6">The report lists no parts.</td></tr>\n');
-  out.push('</tbody>\n</table></div>\n</section>\n');
+  for (const p of report.parts) out.push(partRow(p), '\n');
+  if (report.parts.length === 0) out.push('<tr><td class="empty" colspan="8">The report lists no parts.</td></tr>\n');
+  out.push(
+    '</tbody>\n</table></div>\n',
+    '<p class="sub">Placement: the translation is the last column of the part\'s transform; the rotation is about the fixed X, Y and Z axes through the origin of the part\'s file, X first. The JSON report has each whole 4×4 matrix.</p>\n',
+    '</section>\n',
+  );
+  if (report.inputs.length > 0) out.push(inputsSection(report.inputs));
   if (options.pictures !== undefined && options.pictures.size > 0) out.push(picturesSection(report, options.pictures, names));
 
   out.push(

@@ -8,7 +8,8 @@ export {
   REPORT_FORMAT, REPORT_VERSION, KIND_ORDER, ReportError, buildReport, exitCode, isoSeconds, resultId,
   countResults, checkReportConsistency,
   type InterferenceReport, type ReportSettings, type ReportSummary, type ReportResult, type ReportPart,
-  type ReportGenerator, type ReportPartInput, type BuildReportInput, type TrianglePair, type Vec3, type UndecidedPolicy,
+  type ReportGenerator, type ReportPartInput, type ReportInput, type ReportResolved, type ReportReviewInput, compareResultIds,
+  type BuildReportInput, type TrianglePair, type Vec3, type UndecidedPolicy,
 } from './model.js';
 export { reportToJson, parseReport, type ParseReportOptions } from './json.js';
 export { compareWithBaseline, resolvedSince, LENGTH_NOISE_MM, VOLUME_NOISE, type BaselineChange, type BaselineComparison, type BaselineEntry } from './baseline.js';

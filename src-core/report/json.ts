@@ -7,10 +7,11 @@
  * about 100 characters, so tens of thousands of triangle pairs take a few thousand lines rather
  * than one line or a hundred thousand. Numbers are written by JSON.stringify: full precision.
  */
+import { RESULT_STATUSES, type ResultStatus } from '../check/status.js';
 import type { GeometryKind, ResultKind } from '../check/types.js';
 import {
-  REPORT_FORMAT, REPORT_VERSION, ReportError, checkReportConsistency, countResults,
-  type InterferenceReport, type ReportPart, type ReportResult, type TrianglePair, type Vec3,
+  REPORT_FORMAT, REPORT_VERSION, ReportError, checkReportConsistency, countResults, resultId,
+  type InterferenceReport, type ReportInput, type ReportPart, type ReportResult, type TrianglePair, type Vec3,
 } from './model.js';
 
 const LINE_WIDTH = 100;
@@ -224,7 +225,15 @@ function coincident(v: unknown, field: string): string[] {
   return ids;
 }
 
-function result(v: unknown, field: string, defaultTolerance: number): ReportResult {
+const STATUSES: readonly string[] = RESULT_STATUSES;
+
+function status(v: unknown, field: string): ResultStatus | null {
+  if (v === null) return null;
+  if (typeof v !== 'string' || !STATUSES.includes(v)) fail(field, `must be one of ${STATUSES.join(', ')} or null; got ${describe(v)}`);
+  return v as ResultStatus;
+}
+
+function result(v: unknown, field: string, defaultTolerance: number, index: number): ReportResult {
   const o = obj(v, field);
   const k = kind(o['kind'], `${field}.kind`);
   const closest = optional(o, 'closestPointsMm', field, (c, f) => {
@@ -236,9 +245,11 @@ function result(v: unknown, field: string, defaultTolerance: number): ReportResu
   const geometricKind = optional<ResultKind | 'clear'>(o, 'geometricKind', field,
     (g, f) => (g === 'clear' ? 'clear' : kind(g, f)), k);
   return {
+    id: optional(o, 'id', field, str, resultId(index)),
     a: str(o['a'], `${field}.a`),
     b: str(o['b'], `${field}.b`),
     kind: k,
+    status: optional(o, 'status', field, status, k === 'ignored' ? 'ignored' : null),
     geometricKind,
     volumeMm3: numOrNull(o['volumeMm3'], `${field}.volumeMm3`),
     centroidMm: vec3OrNull(o['centroidMm'], `${field}.centroidMm`),
@@ -274,13 +285,38 @@ function result(v: unknown, field: string, defaultTolerance: number): ReportResu
 function part(v: unknown, field: string): ReportPart {
   const o = obj(v, field);
   const id = str(o['id'], `${field}.id`);
+  const name = optional(o, 'name', field, str, id);
   return {
     id,
-    name: optional(o, 'name', field, str, id),
+    name,
+    path: optional(o, 'path', field, (x, f) => arr(x, f).map((n, i) => str(n, `${f}[${i}]`)), [name]),
+    displayName: optional(o, 'displayName', field, str, name),
+    transform: optional(o, 'transform', field, (x, f) => {
+      if (x === null) return null;
+      const m = arr(x, f);
+      if (m.length !== 16) fail(f, `must be 16 numbers (a row-major 4×4 matrix), got ${m.length}`);
+      return m.map((n, i) => num(n, `${f}[${i}]`));
+    }, null),
     source: optional(o, 'source', field, str, ''),
     body: optional(o, 'body', field, count, 0),
     triangles: optional(o, 'triangles', field, (t, f) => (t === null ? null : count(t, f)), null),
     closed: optional(o, 'closed', field, (c, f) => (c === null ? null : bool(c, f)), null),
+  };
+}
+
+function input(v: unknown, field: string): ReportInput {
+  const o = obj(v, field);
+  const role = o['role'];
+  if (role !== 'assembly' && role !== 'source') fail(`${field}.role`, `must be assembly or source, got ${describe(role)}`);
+  const sha = str(o['sha256'], `${field}.sha256`);
+  if (!/^[0-9a-f]{64}$/.test(sha)) fail(`${field}.sha256`, `must be 64 lower-case hexadecimal digits, got ${describe(sha)}`);
+  return {
+    role,
+    sourceId: strOrNull(o['sourceId'] ?? null, `${field}.sourceId`),
+    path: str(o['path'], `${field}.path`),
+    sizeBytes: count(o['sizeBytes'], `${field}.sizeBytes`),
+    modifiedAt: str(o['modifiedAt'], `${field}.modifiedAt`),
+    sha256: sha,
   };
 }
 
@@ -328,7 +364,7 @@ export function parseReport(text: string, options: ParseReportOptions = {}): Int
     touchToleranceAuto: optional(so, 'touchToleranceAuto', 'settings', bool, false),
   };
 
-  const results = arr(o['results'], 'results').map((r, i) => result(r, `results[${i}]`, settings.touchToleranceMm));
+  const results = arr(o['results'], 'results').map((r, i) => result(r, `results[${i}]`, settings.touchToleranceMm, i));
 
   const sm = obj(o['summary'], 'summary');
   const summary = {
@@ -349,6 +385,11 @@ export function parseReport(text: string, options: ParseReportOptions = {}): Int
 
   const parts = optional(o, 'parts', '', (p, f) => arr(p, f).map((x, i) => part(x, `${f}[${i}]`)), []);
   const warnings = optional(o, 'warnings', '', (w, f) => arr(w, f).map((x, i) => str(x, `${f}[${i}]`)), []);
+  const resolved = optional(o, 'resolved', '', (w, f) => arr(w, f).map((x, i) => {
+    const ro = obj(x, `${f}[${i}]`);
+    return { id: str(ro['id'], `${f}[${i}].id`), a: str(ro['a'], `${f}[${i}].a`), b: str(ro['b'], `${f}[${i}].b`) };
+  }), []);
+  const inputs = optional(o, 'inputs', '', (w, f) => arr(w, f).map((x, i) => input(x, `${f}[${i}]`)), []);
 
   const report: InterferenceReport = {
     format: REPORT_FORMAT,
@@ -360,7 +401,9 @@ export function parseReport(text: string, options: ParseReportOptions = {}): Int
     settings,
     summary,
     results,
+    resolved,
     parts,
+    inputs,
     warnings,
   };
   if (options.checkConsistency !== false) checkReportConsistency(report);

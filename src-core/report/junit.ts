@@ -159,7 +159,7 @@ function suite(input: JunitInput, options: JunitOptions): { xml: string; tests: 
       + '    </testcase>\n  </testsuite>\n';
     return { xml, tests: 1, failures: 0, errors: 1, skipped: 0, ms: 0 };
   }
-  const names = new Map(report.parts.map((p) => [p.id, p.name] as const));
+  const names = new Map(report.parts.map((p) => [p.id, p.displayName] as const));
   const { findings, resolved, exitCode } = reportFindings(report, options.undecided, input.baseline ?? null);
   const cases: Case[] = findings.map((f) => resultCase(f, report, names));
   const resolvedBy = new Map(resolved.map((x) => [pairKey(x.was.a, x.was.b), x.was] as const));

@@ -19,6 +19,9 @@
  *
  * Numbers keep full double precision here and in the JSON; only the human renderings round.
  */
+import { displayNames } from '../assembly/displayName.js';
+import { assignResultIds, resultNumber, type ResultIds } from '../check/resultIds.js';
+import { pairKey, type ResultStatus } from '../check/status.js';
 import type { CheckResult, GeometryKind, PairResult, ResultKind } from '../check/types.js';
 
 export const REPORT_FORMAT = 'interfere-report';
@@ -54,9 +57,19 @@ export interface ReportSummary {
 }
 
 export interface ReportResult {
+  /**
+   * Added field: the result's number, `R1`, `R2`, …: the document's own (kept from check to check
+   * and saved with the assembly, src-core/check/resultIds.ts), else numbered in this report's order.
+   */
+  readonly id: string;
   readonly a: string;
   readonly b: string;
   readonly kind: ResultKind;
+  /**
+   * Added field: the pair's review status (src-core/check/status.ts): the document's review when
+   * the report has one (the app), else `ignored` for an ignored pair and null otherwise.
+   */
+  readonly status: ResultStatus | null;
   /** Kind by geometry alone, before ignore rules and contactIsInterference. */
   readonly geometricKind: ResultKind | 'clear';
   /** Interference volume (mm³), when both bodies are closed solids; else null. */
@@ -98,6 +111,12 @@ export interface ReportResult {
 export interface ReportPart {
   readonly id: string;
   readonly name: string;
+  /** Added field: its place in its file's product tree (src-core/io/occt/tree.ts). */
+  readonly path: readonly string[];
+  /** Added field: the name it is shown by everywhere (src-core/assembly/displayName.ts). */
+  readonly displayName: string;
+  /** Added field: its placement, a row-major 4×4 rigid transform (mm); null when a report from elsewhere does not say. */
+  readonly transform: readonly number[] | null;
   /** The source's path as written in the assembly, or its id. */
   readonly source: string;
   /** Index of the body in the source, in import order. */
@@ -106,6 +125,28 @@ export interface ReportPart {
   readonly triangles: number | null;
   /** The body's mesh is a closed solid; null when unknown. */
   readonly closed: boolean | null;
+}
+
+/** Added field: a pair the review had as a finding that this check found clear (status resolved). */
+export interface ReportResolved {
+  readonly id: string;
+  readonly a: string;
+  readonly b: string;
+}
+
+/** Added field: a file the check read, as it was read. */
+export interface ReportInput {
+  /** `assembly`: the file checked; `source`: a CAD or mesh file its parts come from. */
+  readonly role: 'assembly' | 'source';
+  /** The source's id in the assembly (null for the assembly file). */
+  readonly sourceId: string | null;
+  /** The full (absolute) path it was read from. */
+  readonly path: string;
+  readonly sizeBytes: number;
+  /** Its modification time when read: ISO 8601 UTC, milliseconds. */
+  readonly modifiedAt: string;
+  /** SHA-256 of the bytes read, 64 lower-case hexadecimal digits. */
+  readonly sha256: string;
 }
 
 export interface ReportGenerator {
@@ -128,13 +169,23 @@ export interface InterferenceReport {
   readonly summary: ReportSummary;
   /** One per unordered part pair that is not clear. */
   readonly results: readonly ReportResult[];
+  /** Added field: findings of the review that are gone (status resolved); empty without a review. */
+  readonly resolved: readonly ReportResolved[];
   readonly parts: readonly ReportPart[];
+  /** Added field: every file read for the check, with its size, time and SHA-256; empty when not known. */
+  readonly inputs: readonly ReportInput[];
   readonly warnings: readonly string[];
 }
 
 export interface ReportPartInput {
   readonly id: string;
   readonly name: string;
+  /** Its place in its file's product tree; default `[name]`. */
+  readonly path?: readonly string[];
+  /** Its label (displayName); default: computed from the parts' names and paths. */
+  readonly displayName?: string;
+  /** Row-major 4×4 placement; default unknown (null). */
+  readonly transform?: ArrayLike<number>;
   /** Source path (as written in the assembly) or source id. */
   readonly source: string;
   readonly body: number;
@@ -150,6 +201,20 @@ export interface BuildReportInput {
   readonly parts: readonly ReportPartInput[];
   readonly generatedAt: Date;
   readonly generator?: ReportGenerator;
+  /**
+   * The document's review: its result ids (pairs without one are numbered after them, in the
+   * results' order), its statuses by pairKey (results' `status`) and the pairs it lists as resolved.
+   * Absent: results numbered R1, R2, … in order, statuses `ignored` or null.
+   */
+  readonly review?: ReportReviewInput;
+  /** The files read (ReportInput), in reading order. */
+  readonly inputs?: readonly ReportInput[];
+}
+
+export interface ReportReviewInput {
+  readonly ids?: ResultIds;
+  readonly statuses?: ReadonlyMap<string, ResultStatus>;
+  readonly resolved?: readonly { readonly a: string; readonly b: string }[];
 }
 
 /** A report that cannot be built or read: says what is wrong and where (a field path). */
@@ -210,6 +275,20 @@ function closestOrNull(points: readonly [Vec3, Vec3] | null): readonly [Vec3, Ve
   return p !== null && q !== null ? [p, q] : null;
 }
 
+function transformOf(m: ArrayLike<number>, field: string): number[] {
+  if (m.length !== 16) throw new ReportError(`must hold 16 numbers, got ${m.length}`, field);
+  return Array.from(m, (x, k) => requireFinite(x, `${field}[${k}]`));
+}
+
+/** Orders result ids by their number (ids that are not `R<n>` last, by text). */
+export function compareResultIds(p: string, q: string): number {
+  const a = resultNumber(p), b = resultNumber(q);
+  if (a !== null && b !== null) return a - b;
+  if (a !== null) return -1;
+  if (b !== null) return 1;
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
 function pairsOf(flat: Uint32Array, field: string): TrianglePair[] {
   if (flat.length % 2 !== 0) throw new ReportError(`has an odd length (${flat.length}): not a list of pairs`, field);
   const out = new Array<TrianglePair>(flat.length / 2);
@@ -217,12 +296,14 @@ function pairsOf(flat: Uint32Array, field: string): TrianglePair[] {
   return out;
 }
 
-function resultOf(r: PairResult, index: number): ReportResult {
+function resultOf(r: PairResult, index: number, id: string, status: ResultStatus | null): ReportResult {
   const field = `results[${index}]`;
   return {
+    id,
     a: r.a,
     b: r.b,
     kind: r.kind,
+    status,
     geometricKind: r.geometricKind,
     volumeMm3: finiteOrNull(r.volumeMm3),
     centroidMm: vec3OrNull(r.centroidMm),
@@ -311,6 +392,11 @@ export function checkReportConsistency(report: Pick<InterferenceReport, 'summary
       }
     }
   });
+  const resultIds = new Set<string>();
+  report.results.forEach((r, i) => {
+    if (resultIds.has(r.id)) throw new ReportError(`repeats the result id "${r.id}"`, `results[${i}].id`);
+    resultIds.add(r.id);
+  });
   const counts = countResults(report.results);
   for (const key of ['interferences', 'contacts', 'clearanceViolations', 'ignored', 'undecided'] as const) {
     if (report.summary[key] !== counts[key]) {
@@ -334,16 +420,30 @@ export function buildReport(input: BuildReportInput): InterferenceReport {
     contactIsInterference: s.contactIsInterference,
     touchToleranceAuto: s.touchToleranceAuto,
   };
-  const results = check.results.map(resultOf);
+  const review = input.review;
+  const numbering = assignResultIds(review?.ids ?? new Map(), check.results);
+  const results = check.results.map((r, i) => {
+    const status = review?.statuses?.get(pairKey(r.a, r.b)) ?? (r.kind === 'ignored' ? 'ignored' : null);
+    return resultOf(r, i, numbering.resultIds[i], status);
+  });
+  const resolved: ReportResolved[] = (review?.resolved ?? []).map((p) => {
+    const id = numbering.ids.get(pairKey(p.a, p.b));
+    if (id === undefined) throw new ReportError(`the resolved pair "${p.a}"/"${p.b}" has no result id`, 'resolved');
+    return { id, a: p.a, b: p.b };
+  });
   const summary: ReportSummary = {
     parts: requireCount(check.summary.parts, 'summary.parts'),
     triangles: requireCount(check.summary.triangles, 'summary.triangles'),
     ...countResults(results),
     elapsedMs: requireFinite(check.summary.elapsedMs, 'summary.elapsedMs'),
   };
+  const labels = displayNames(input.parts.map((p) => ({ id: p.id, name: p.name, path: p.path ?? [p.name], sourcePath: p.source, body: p.body })));
   const parts: ReportPart[] = input.parts.map((p, i) => ({
     id: p.id,
     name: p.name,
+    path: [...(p.path ?? [p.name])],
+    displayName: p.displayName ?? labels.get(p.id) ?? p.name,
+    transform: p.transform !== undefined ? transformOf(p.transform, `parts[${i}].transform`) : null,
     source: p.source,
     body: requireCount(p.body, `parts[${i}].body`),
     triangles: requireCount(p.triangles, `parts[${i}].triangles`),
@@ -372,7 +472,9 @@ export function buildReport(input: BuildReportInput): InterferenceReport {
       finestDeflectionMm: summary.finestDeflectionMm,
     },
     results,
+    resolved,
     parts,
+    inputs: (input.inputs ?? []).map((f) => ({ ...f })),
     warnings: [...check.warnings],
   };
   checkReportConsistency(report);

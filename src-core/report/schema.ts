@@ -47,10 +47,17 @@ export const ReportSummarySchema = z.strictObject({
   finestDeflectionMm: nonNegative('the finest linear deflection used to re-tessellate (mm)').nullable(),
 }).meta({ description: 'counts; the per-kind counts always equal those of results' });
 
+const STATUS = z.enum(['new', 'active', 'resolved', 'ignored']);
+const RESULT_ID = z.string().regex(/^R[1-9][0-9]*$/)
+  .meta({ description: "the result's number, R1, R2, …: kept from check to check for the same pair of a saved assembly, else numbered in the report's order" });
+
 export const ReportResultSchema = z.strictObject({
+  id: RESULT_ID,
   a: z.string().meta({ description: 'the id of the first part (in part order)' }),
   b: z.string().meta({ description: 'the id of the second part' }),
   kind: RESULT_KIND.meta({ description: 'what is reported' }),
+  status: STATUS.nullable()
+    .meta({ description: "the pair's review status: the app's review (new, active, resolved, ignored); else ignored for an ignored pair and null" }),
   geometricKind: z.enum(['interference', 'contact', 'clearance', 'undecided', 'ignored', 'clear'])
     .meta({ description: 'the kind by geometry alone, before contactIsInterference and the ignore rules (clear for an ignored pair)' }),
   volumeMm3: length('the shared volume (mm³) when both bodies are closed solids').nullable(),
@@ -76,11 +83,31 @@ export const ReportResultSchema = z.strictObject({
 export const ReportPartSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
+  path: z.array(z.string()).min(1)
+    .meta({ description: "its place in its file's product tree, from the root's children down to the body; a file without a tree: its name's stem" }),
+  displayName: z.string().meta({ description: 'the name the part is shown by in the app and every report: the sub-assemblies above it, then its name, numbered <k> among same-named siblings' }),
+  transform: z.array(z.number()).length(16).nullable()
+    .meta({ description: 'its placement: a row-major 4×4 rigid transform applied to the body (mm)' }),
   source: z.string().meta({ description: "the source's path as written in the assembly" }),
   body: count("the body's index in its source"),
   triangles: count("the body's triangle count").nullable(),
   closed: z.boolean().nullable().meta({ description: "the body's mesh is a closed surface" }),
 });
+
+export const ReportResolvedSchema = z.strictObject({
+  id: RESULT_ID,
+  a: z.string(),
+  b: z.string(),
+}).meta({ description: "a finding of the document's review that this check found clear (status resolved)" });
+
+export const ReportInputSchema = z.strictObject({
+  role: z.enum(['assembly', 'source']).meta({ description: 'the file checked, or a CAD or mesh file its parts come from' }),
+  sourceId: z.string().nullable().meta({ description: "the source's id in the assembly; null for the assembly file" }),
+  path: z.string().meta({ description: 'the full path it was read from' }),
+  sizeBytes: count('its size in bytes'),
+  modifiedAt: z.string().meta({ description: 'its modification time when read, ISO 8601 UTC' }),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).meta({ description: 'SHA-256 of the bytes read, lower-case hexadecimal' }),
+}).meta({ description: 'a file the check read' });
 
 export const InterferenceReportSchema = z.strictObject({
   format: z.literal(REPORT_FORMAT),
@@ -94,7 +121,9 @@ export const InterferenceReportSchema = z.strictObject({
   settings: ReportSettingsSchema,
   summary: ReportSummarySchema,
   results: z.array(ReportResultSchema),
+  resolved: z.array(ReportResolvedSchema),
   parts: z.array(ReportPartSchema),
+  inputs: z.array(ReportInputSchema).meta({ description: 'every file read for the check, in reading order; empty when not known' }),
   warnings: z.array(z.string()),
 }).meta({
   title: 'Interfere check report, format version 1',

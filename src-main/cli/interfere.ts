@@ -45,7 +45,8 @@ assembly of its bodies, each at its own placement, with default settings.
 
 Options:
   --report FILE       write a report; the format follows the extension: .json, .csv (UTF-8 with a
-                      byte order mark, a result id R1, R2, ... and a status column), .html (.htm)
+                      byte order mark, a result id R1, R2, ... -- the numbers saved in a saved
+                      assembly's resultIds, new pairs after them -- and a status column), .html (.htm)
                       or .xml (JUnit XML for CI: one test suite per input, one test case per part
                       pair checked, failing for interferences, clearance violations and, unless
                       --undecided pass, undecided pairs; with --baseline only for new or worse
@@ -369,13 +370,16 @@ function summaryTable(result: CheckFileResult, findings: ReportFindings, baselin
   }
   const shown = findings.findings.filter((f) => f.result.kind !== 'ignored' && f.result.kind !== 'contact');
   const rows = shown.map((f) => f.result);
+  // Parts by the name they have everywhere (src-core/assembly/displayName.ts), then their ids.
+  const labels = new Map(r.parts.map((p) => [p.id, p.displayName !== p.id ? `${p.displayName} (${p.id})` : p.id] as const));
+  const partText = (id: string): string => terminalText(labels.get(id) ?? id);
   if (rows.length > 0) {
     const header = ['id', 'kind', 'part a', 'part b', 'volume mm³', 'depth mm', 'distance mm', 'tri pairs', 'resolution mm', ...(withBaseline ? ['baseline'] : [])];
     const body = rows.map((x, k) => [
       shown[k]!.id,
       x.kind + (x.contained ? ' (contained)' : '') + (x.kind === 'undecided' && x.possibleKinds ? ` (${x.possibleKinds.join(' or ')})` : ''),
-      terminalText(x.a),
-      terminalText(x.b),
+      partText(x.a),
+      partText(x.b),
       fmt(x.volumeMm3, 3),
       fmt(x.depthMm, 3),
       fmt(x.distanceMm, 4),

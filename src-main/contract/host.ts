@@ -17,6 +17,7 @@
  */
 import { z } from 'zod';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PATH_LENGTH, MAX_REASON_LENGTH } from '../../src-core/assembly/limits.js';
+import { MAX_BODY_PATH_DEPTH } from '../../src-core/io/types.js';
 import { RESULT_STATUSES, type ResultStatus as CoreResultStatus } from '../../src-core/check/status.js';
 
 /** The key of an unordered part pair in `statuses` (src-core/check/status.ts). */
@@ -53,6 +54,8 @@ export type ResultStatus = z.infer<typeof ResultStatusSchema>;
 export const PartInfoSchema = z.object({
   id,
   name: z.string().max(MAX_NAME_LENGTH),
+  /** Its place in its source's product tree, from the root's children down to the body (src-core/io/occt/tree.ts). */
+  path: z.array(z.string().max(MAX_NAME_LENGTH)).max(MAX_BODY_PATH_DEPTH),
   sourceId: id,
   /** The source file as the document names it (relative to a saved assembly's folder). */
   sourcePath: z.string().max(MAX_PATH_LENGTH),
@@ -80,6 +83,8 @@ export const DocumentInfoSchema = z.object({
   ignore: z.array(IgnoreRuleSchema),
   /** Result status per part pair, keyed `a|b` with a < b. */
   statuses: z.record(z.string(), ResultStatusSchema),
+  /** Result number (`R1`, `R2`, …) per part pair the document's checks have found, keyed as `statuses` (src-core/check/resultIds.ts). */
+  resultIds: z.record(z.string(), z.string().regex(/^R[1-9][0-9]{0,15}$/)),
   /** Unsaved changes. */
   dirty: z.boolean(),
   warnings: z.array(z.string()),

@@ -9,7 +9,9 @@ import { bodyKey } from '../../src-core/assembly/bodyKey.js';
 import type { ResolvedAssembly, ImportFunction } from '../../src-core/assembly/resolve.js';
 import type { RefineLimits } from '../../src-core/check/refine.js';
 import type { CheckResult, CheckSettings } from '../../src-core/check/types.js';
-import { buildReport, type InterferenceReport } from '../../src-core/report/index.js';
+import { readResultIds } from '../../src-core/check/resultIds.js';
+import { splitPairKey } from '../../src-core/check/status.js';
+import { buildReport, type InterferenceReport, type ReportInput } from '../../src-core/report/index.js';
 import { defaultImporter, openAny, type DocumentKind } from './documents.js';
 import { InProcessCheckRunner, type CheckRunner, type RunnerPart } from './checkRunner.js';
 import { APP_NAME, APP_VERSION } from './appInfo.js';
@@ -65,6 +67,8 @@ export interface PreparedCheck {
   readonly refinable: ReadonlyMap<string, RefinerSource>;
   readonly importer: ImportFunction;
   readonly buildTrees: TreeBuilder;
+  /** Every file read, with its size, time and SHA-256 (the report's `inputs`). */
+  readonly inputs: readonly ReportInput[];
 }
 
 /** Opens a file and builds its trees (the part of checkFile before the check itself). */
@@ -127,7 +131,7 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
   };
   return {
     path: opened.path, kind: opened.kind, assembly, bodies, parts, settings, timings: { openMs: t1 - t0, treesMs: t2 - t1 },
-    refinable, importer: options.importer ?? defaultImporter(), buildTrees: build,
+    refinable, importer: options.importer ?? defaultImporter(), buildTrees: build, inputs: opened.inputs,
   };
 }
 
@@ -169,13 +173,21 @@ export async function checkFile(filePath: string, options: CheckFileOptions = {}
   const fileName = path.basename(filePath);
 
   const sources = new Map(assembly.doc.sources.map((s) => [s.id, s.path]));
+  // The result numbers the app saved with the assembly; pairs without one are numbered after them.
+  const partIds = new Set(assembly.parts.map((p) => p.id));
+  const saved = readResultIds(assembly.doc.extra.resultIds, (key) => splitPairKey(key, partIds));
+  const idWarnings = saved.dropped > 0 ? [`${saved.dropped} entr${saved.dropped === 1 ? 'y' : 'ies'} of resultIds name no pair of parts or no result id R<n> used once and were ignored`] : [];
   const report = buildReport({
     assemblyName: fileName,
     title: assembly.doc.name || undefined,
-    check: { ...check, warnings: [...assembly.warnings, ...check.warnings] },
+    check: { ...check, warnings: [...assembly.warnings, ...idWarnings, ...check.warnings] },
+    review: { ids: saved.ids },
+    inputs: prepared.inputs,
     parts: assembly.parts.map((p) => ({
       id: p.id,
       name: p.name,
+      path: p.path,
+      transform: p.transform,
       source: sources.get(p.sourceId) ?? p.sourceId,
       body: p.bodyIndex,
       triangles: p.body.triangleCount,

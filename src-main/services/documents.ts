@@ -15,7 +15,8 @@ import { DEFAULT_IMPORT_LIMITS, fileSizeProblem, formatBytes } from '../../src-c
 import { createDefaultRegistry } from '../../src-core/io/registry.js';
 import { ImportError, decodeText, hasUtf8Bom, isBlankByte } from '../../src-core/io/types.js';
 import type { AbortSignalLike, ImportOptions, ImportResult, LengthUnit } from '../../src-core/io/types.js';
-import { FileError, readFileChecked, writeFileAtomic, type AtomicFs } from './files.js';
+import type { ReportInput } from '../../src-core/report/model.js';
+import { FileError, readFileChecked, writeFileAtomic, type AtomicFs, type FileRead } from './files.js';
 import type { Precheck } from './importers.js';
 
 export interface OpenOptions {
@@ -28,6 +29,8 @@ export interface OpenOptions {
   readonly units?: LengthUnit;
   /** A saved assembly's sources, each as soon as it is imported (src-core/assembly/resolve.ts ResolveOptions.onSource). */
   readonly onSource?: ResolveOptions['onSource'];
+  /** Called for every file read whole: the source path as written in the assembly, or null for the file opened. */
+  readonly onFileRead?: (read: FileRead, sourcePath: string | null) => void;
 }
 
 export type DocumentKind = 'assembly' | 'model';
@@ -40,6 +43,17 @@ export interface OpenedDocument {
   readonly assembly: ResolvedAssembly;
   /** The file's bytes as read (to tell later whether it changed on disk). */
   readonly bytes: Uint8Array;
+  /** Every file read, in reading order: the file opened, then the sources it names (a report's `inputs`). */
+  readonly inputs: ReportInput[];
+}
+
+/**
+ * The report's `inputs` entry of a file read: the file opened (`sourcePath` null) or a source of
+ * the document (by its path as written, which names one or more source ids: the first is taken).
+ */
+export function inputOf(read: FileRead, sourcePath: string | null, doc: AssemblyDoc | null): ReportInput {
+  const sourceId = sourcePath === null ? null : (doc?.sources.find((s) => s.path === sourcePath)?.id ?? sourcePath);
+  return { role: sourcePath === null ? 'assembly' : 'source', sourceId, path: read.path, sizeBytes: read.sizeBytes, modifiedAt: read.modifiedAt, sha256: read.sha256 };
 }
 
 /** The default registry's import, for callers that have no importer of their own. */
@@ -76,10 +90,13 @@ function abortSignal(signal: AbortSignalLike | undefined): AbortSignal | undefin
  * imported (ImportError naming `fileName`); else FileError. `fileName` is the name the importer
  * will be given (the source path as written in an assembly).
  */
-export function readModelFile(filePath: string, importer: ImportFunction, fileName = filePath, signal?: AbortSignalLike): Promise<Uint8Array> {
+export function readModelFile(
+  filePath: string, importer: ImportFunction, fileName = filePath, signal?: AbortSignalLike, onRead?: (read: FileRead) => void,
+): Promise<Uint8Array> {
   return readFileChecked(filePath, {
     maxBytes: maxFileBytesOf(importer),
     signal: abortSignal(signal),
+    ...(onRead !== undefined ? { onRead } : {}),
     beforeRead: (head, size) => {
       // A saved assembly is the caller's to explain (import refuses one); only its size matters here.
       const refused = isAssemblyFile(fileName, head)
@@ -96,8 +113,12 @@ function assemblyTooLarge(filePath: string, size: number): FileError {
 }
 
 /** A loader that reads source paths relative to `folder` for `importer` (readModelFile); it rejects with FileError or ImportError. */
-export function sourceLoader(folder: string, importer: ImportFunction, signal?: AbortSignalLike): (relativePath: string) => Promise<Uint8Array> {
-  return (relativePath) => readModelFile(path.resolve(folder, relativePath), importer, relativePath, signal);
+export function sourceLoader(
+  folder: string, importer: ImportFunction, signal?: AbortSignalLike, onRead?: (read: FileRead, relativePath: string) => void,
+): (relativePath: string) => Promise<Uint8Array> {
+  return (relativePath) => readModelFile(
+    path.resolve(folder, relativePath), importer, relativePath, signal, onRead !== undefined ? (read) => onRead(read, relativePath) : undefined,
+  );
 }
 
 /**
@@ -106,9 +127,11 @@ export function sourceLoader(folder: string, importer: ImportFunction, signal?: 
  * ImportError 'aborted'.
  */
 export async function openAssemblyFile(filePath: string, options: OpenOptions = {}): Promise<ResolvedAssembly> {
+  const onFileRead = options.onFileRead;
   const bytes = await readFileChecked(filePath, {
     maxBytes: Infinity,
     signal: abortSignal(options.signal),
+    ...(onFileRead !== undefined ? { onRead: (read: FileRead) => onFileRead(read, null) } : {}),
     beforeRead: (_head, size) => {
       if (size > MAX_ASSEMBLY_FILE_BYTES) throw assemblyTooLarge(filePath, size);
     },
@@ -119,7 +142,9 @@ export async function openAssemblyFile(filePath: string, options: OpenOptions = 
 async function openAssemblyBytes(filePath: string, bytes: Uint8Array, options: OpenOptions): Promise<ResolvedAssembly> {
   const doc = parseAssembly(decodeText(bytes), filePath);
   const importer = options.importer ?? defaultImporter();
-  return resolveAssembly(doc, sourceLoader(path.dirname(path.resolve(filePath)), importer, options.signal), importer, {
+  const onFileRead = options.onFileRead;
+  const loader = sourceLoader(path.dirname(path.resolve(filePath)), importer, options.signal, onFileRead !== undefined ? (read, p) => onFileRead(read, p) : undefined);
+  return resolveAssembly(doc, loader, importer, {
     fileName: filePath,
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
@@ -134,7 +159,8 @@ async function openAssemblyBytes(filePath: string, bytes: Uint8Array, options: O
  */
 export async function openModelFile(filePath: string, options: OpenOptions = {}): Promise<ResolvedAssembly> {
   const importer = options.importer ?? defaultImporter();
-  const bytes = await readModelFile(filePath, importer, filePath, options.signal);
+  const onFileRead = options.onFileRead;
+  const bytes = await readModelFile(filePath, importer, filePath, options.signal, onFileRead !== undefined ? (read) => onFileRead(read, null) : undefined);
   return openModelBytes(filePath, bytes, { ...options, importer });
 }
 
@@ -176,9 +202,15 @@ export async function openAny(filePath: string, options: OpenOptions = {}): Prom
   const importer = options.importer ?? defaultImporter();
   // Decided from the first bytes, before the rest is read, so that each kind has its own bound.
   let assembly = false;
+  const reads: [FileRead, string | null][] = [];
+  const record = (read: FileRead, sourcePath: string | null): void => {
+    reads.push([read, sourcePath]);
+    options.onFileRead?.(read, sourcePath);
+  };
   const bytes = await readFileChecked(filePath, {
     maxBytes: Math.max(maxFileBytesOf(importer), MAX_ASSEMBLY_FILE_BYTES),
     signal: abortSignal(options.signal),
+    onRead: (read) => record(read, null),
     beforeRead: (head, size) => {
       assembly = isAssemblyFile(filePath, head);
       if (assembly) {
@@ -190,11 +222,11 @@ export async function openAny(filePath: string, options: OpenOptions = {}): Prom
     },
   });
   const absolute = path.resolve(filePath);
-  const withImporter = { ...options, importer };
-  if (assembly) {
-    return { path: absolute, kind: 'assembly', assembly: await openAssemblyBytes(filePath, bytes, withImporter), bytes };
-  }
-  return { path: absolute, kind: 'model', assembly: await openModelBytes(filePath, bytes, withImporter), bytes };
+  const withImporter: OpenOptions = { ...options, importer, onFileRead: record };
+  const kind: DocumentKind = assembly ? 'assembly' : 'model';
+  const resolved = assembly ? await openAssemblyBytes(filePath, bytes, withImporter) : await openModelBytes(filePath, bytes, withImporter);
+  const inputs = reads.map(([read, sourcePath]) => inputOf(read, sourcePath, resolved.doc));
+  return { path: absolute, kind, assembly: resolved, bytes, inputs };
 }
 
 function isAbsoluteAnywhere(p: string): boolean {

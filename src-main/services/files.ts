@@ -7,7 +7,7 @@
  * file and leaves the target as it was. A process killed between the write and the rename leaves
  * its temporary file behind; removeStaleTempFiles clears those of dead processes.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
@@ -90,7 +90,26 @@ export interface ReadOptions {
   readonly beforeRead?: (head: Uint8Array, size: number) => void;
   /** Checked between chunks of 16 MiB; aborting rejects with an AbortError. */
   readonly signal?: AbortSignal;
+  /**
+   * Called once the whole file is read, with its absolute path, size, modification time and the
+   * SHA-256 of the bytes, hashed chunk by chunk as they were read (what a report records of it).
+   */
+  readonly onRead?: (read: FileRead) => void;
 }
+
+/** A file as it was read (ReadOptions.onRead). */
+export interface FileRead {
+  /** Absolute. */
+  readonly path: string;
+  readonly sizeBytes: number;
+  /** ISO 8601 UTC, milliseconds. */
+  readonly modifiedAt: string;
+  /** 64 lower-case hexadecimal digits. */
+  readonly sha256: string;
+}
+
+/** An incremental SHA-256 of what was read, or null when nobody asked. */
+type ReadHash = Hash | null;
 
 /** O_NONBLOCK where the platform has it: opening a FIFO then returns at once instead of waiting for a writer. */
 const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOCTTY ?? 0);
@@ -121,12 +140,13 @@ function abortError(): Error {
 }
 
 /** Reads into `buffer` from `offset` until full or the end of the file; returns the bytes in it. */
-async function readInto(handle: nodeFs.FileHandle, buffer: Uint8Array, offset: number, signal: AbortSignal | undefined): Promise<number> {
+async function readInto(handle: nodeFs.FileHandle, buffer: Uint8Array, offset: number, signal: AbortSignal | undefined, hash: ReadHash = null): Promise<number> {
   let at = offset;
   while (at < buffer.length) {
     if (signal?.aborted) throw abortError();
     const { bytesRead } = await handle.read(buffer, at, Math.min(READ_CHUNK_BYTES, buffer.length - at), at);
     if (bytesRead === 0) break;
+    hash?.update(buffer.subarray(at, at + bytesRead));
     at += bytesRead;
   }
   return at;
@@ -158,8 +178,15 @@ export async function readFileChecked(filePath: string, options: ReadOptions = {
     if (st.isDirectory()) throw new FileError(filePath, describeCode('EISDIR', null, false), 'EISDIR');
     if (!st.isFile()) throw notRegular(filePath, fileKind(st));
     const size = st.size;
+    const hash: ReadHash = options.onRead !== undefined ? createHash('sha256') : null;
+    const done = (bytes: Uint8Array): Uint8Array => {
+      if (hash !== null) {
+        options.onRead?.({ path: path.resolve(filePath), sizeBytes: bytes.length, modifiedAt: new Date(st.mtimeMs).toISOString(), sha256: hash.digest('hex') });
+      }
+      return bytes;
+    };
     const head = new Uint8Array(Math.min(size, HEAD_BYTES));
-    let length = await readInto(handle, head, 0, options.signal);
+    let length = await readInto(handle, head, 0, options.signal, hash);
     if (options.beforeRead !== undefined) {
       try {
         options.beforeRead(head.subarray(0, length), size);
@@ -173,14 +200,14 @@ export async function readFileChecked(filePath: string, options: ReadOptions = {
     if (length === head.length && size > head.length) {
       buffer = new Uint8Array(size);
       buffer.set(head);
-      length = await readInto(handle, buffer, length, options.signal);
+      length = await readInto(handle, buffer, length, options.signal, hash);
     }
     if (length < size) throw new FileError(filePath, `the file shrank while it was read (from ${plural(size, 'byte')} to ${plural(length, 'byte')})`, null);
     // One byte more tells whether the file grew; a file that reports no size (Linux /proc) is read to its end.
     const probe = new Uint8Array(1);
-    if ((await handle.read(probe, 0, 1, size)).bytesRead === 0) return buffer;
+    if ((await handle.read(probe, 0, 1, size)).bytesRead === 0) return done(buffer);
     if (size > 0) throw new FileError(filePath, `the file grew while it was read (it had ${plural(size, 'byte')})`, null);
-    return await readUnsized(handle, filePath, maxBytes, options.signal);
+    return done(await readUnsized(handle, filePath, maxBytes, options.signal, hash));
   } catch (err) {
     if (refusal !== null || (err instanceof Error && err.name === 'AbortError')) throw err;
     throw toFileError(filePath, err, false);
@@ -190,11 +217,11 @@ export async function readFileChecked(filePath: string, options: ReadOptions = {
 }
 
 /** Reads a regular file whose size is unknown (0 in its status) to its end, at most maxBytes. */
-async function readUnsized(handle: nodeFs.FileHandle, filePath: string, maxBytes: number, signal: AbortSignal | undefined): Promise<Uint8Array> {
+async function readUnsized(handle: nodeFs.FileHandle, filePath: string, maxBytes: number, signal: AbortSignal | undefined, hash: ReadHash): Promise<Uint8Array> {
   let buffer = new Uint8Array(Math.min(HEAD_BYTES, maxBytes + 1));
   let length = 0;
   for (;;) {
-    length = await readInto(handle, buffer, length, signal);
+    length = await readInto(handle, buffer, length, signal, hash);
     if (length > maxBytes) throw tooLargeToRead(filePath, length, maxBytes, true);
     if (length < buffer.length) return buffer.subarray(0, length);
     const grown = new Uint8Array(Math.min(2 * buffer.length, maxBytes + 1));

@@ -76,8 +76,8 @@ function pack(result: OcctResult, transfer: ArrayBuffer[]): OcctResult {
       index: index === undefined || index === null ? index : { ...index, array: toIndices(index.array, transfer) },
     };
   });
-  // The node tree (`root`) is not used by the importer.
-  return { success: result.success, meshes } as unknown as OcctResult;
+  // The product tree (`root`): small, plain objects; copied as they are (the importer checks its shape).
+  return { success: result.success, meshes, ...(result.root !== undefined ? { root: result.root } : {}) } as unknown as OcctResult;
 }
 
 function start(): void {

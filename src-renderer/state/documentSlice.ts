@@ -215,7 +215,7 @@ export function createDocumentSlice(ctx: SliceContext): StateCreator<AppState, [
           }
         } else {
           const ids = new Set(doc.parts.map((p) => p.id));
-          const sameNames = prev.parts.length === doc.parts.length && prev.parts.every((p, i) => p.id === doc.parts[i].id && p.name === doc.parts[i].name);
+          const sameNames = prev.parts.length === doc.parts.length && prev.parts.every((p, i) => p.id === doc.parts[i].id && p.name === doc.parts[i].name && p.path.join('\u0000') === doc.parts[i].path.join('\u0000'));
           // Unchanged parts keep their objects, so only what changed draws again.
           doc = { ...doc, parts: reuseParts(prev.parts, doc.parts) };
           set((s) => ({

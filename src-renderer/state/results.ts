@@ -9,7 +9,7 @@ export type ResultKind = PairResultInfo['kind'];
 /** A kind the exact solids may have (an undecided pair's possible kinds). */
 export type PossibleKind = NonNullable<PairResultInfo['possibleKinds']>[number];
 export type { ResultStatus };
-export type ResultSortKey = 'kind' | 'a' | 'b' | 'volume' | 'depth' | 'distance' | 'triangles' | 'resolution' | 'status';
+export type ResultSortKey = 'id' | 'kind' | 'a' | 'b' | 'volume' | 'depth' | 'distance' | 'triangles' | 'resolution' | 'status';
 export interface ResultSort {
   readonly key: ResultSortKey;
   readonly descending: boolean;
@@ -50,6 +50,14 @@ export interface TableRow {
   readonly kind: ResultKind | null;
   readonly status: ResultStatus;
   readonly result: PairResultInfo | null;
+  /** The pair's result number (`R1`, …: the document's, kept from check to check), null when it has none yet. */
+  readonly id?: string | null;
+}
+
+/** The number of a result id `R<n>` (for sorting), or null. */
+export function resultIdNumber(id: string | null | undefined): number | null {
+  const m = id ? /^R(\d+)$/.exec(id) : null;
+  return m ? Number(m[1]) : null;
 }
 
 /** The ids of a status key `a|b` whose two halves name parts of `ids` (ids may hold '|'). */
@@ -67,8 +75,11 @@ export function splitStatusKey(key: string, ids: ReadonlySet<string>): [string, 
  * statuses saved in the assembly, so a reopened review shows where it stood. Each row names its
  * parts in the order of `partIds` (the assembly's part order), whichever way round the result does.
  */
-export function tableRows(outcome: CheckOutcome | null, statuses: Readonly<Record<string, ResultStatus>>, partIds: ReadonlySet<string>): TableRow[] {
-  const rows = tableRowsAsFound(outcome, statuses, partIds);
+export function tableRows(
+  outcome: CheckOutcome | null, statuses: Readonly<Record<string, ResultStatus>>, partIds: ReadonlySet<string>,
+  resultIds: Readonly<Record<string, string>> = {},
+): TableRow[] {
+  const rows = tableRowsAsFound(outcome, statuses, partIds).map((r) => ({ ...r, id: resultIds[r.key] ?? null }));
   // One order per pair, whichever way round the host names it: the assembly's part order (the set's).
   const order = new Map<string, number>();
   for (const id of partIds) order.set(id, order.size);
@@ -138,6 +149,8 @@ function compareNullable(x: number | null, y: number | null, descending: boolean
 
 function primary(r: TableRow, key: ResultSortKey, names: Names): number | string | null {
   switch (key) {
+    case 'id':
+      return resultIdNumber(r.id);
     case 'kind':
       return kindOrder(r);
     case 'status':

@@ -1,14 +1,17 @@
 /**
- * The part tree (a flat list: assemblies here are lists of placed bodies): readable names,
- * visibility, colour (the swatch is a colour picker), search, multi-select (Ctrl/Shift), isolate
- * (Esc or Show all restores), set A / set B for a set-vs-set check, and each row's menu
- * (right-click or Shift+F10). Synced with the viewport.
+ * The part tree: the file's assembly tree (state/partTree.ts), its sub-assemblies collapsible
+ * (the caret, or ←/→), each with a checkbox that shows or hides every part in it and a click that
+ * selects them; readable names, visibility, colour (the swatch is a colour picker), search (which
+ * opens the sub-assemblies of the parts it finds), multi-select (Ctrl/Shift), isolate (Esc or Show
+ * all restores), set A / set B for a set-vs-set check, and each row's menu (right-click or
+ * Shift+F10). Synced with the viewport.
  */
-import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { PartInfo } from '../../src-main/contract/host';
 import { appStore, useApp } from '../appStore';
 import { formatCount } from '../state/format';
-import { fileNameOf, partMatches } from '../state/partNames';
+import { fileNameOf, labelPaths, LABEL_SEPARATOR, partMatches } from '../state/partNames';
+import { treeRows, type GroupRow, type PartRowModel } from '../state/partTree';
 import { isPartVisible, selectedResultOf } from '../state/selectors';
 import { fallbackColor } from '../scene/palette';
 
@@ -21,10 +24,27 @@ export function PartTree() {
   const isolated = useApp((s) => s.isolation !== null);
   const runCommand = useApp((s) => s.runCommand);
   const parts = doc?.parts ?? [];
-  const shown = useMemo(
-    () => parts.map((p, index) => ({ part: p, index, label: names.get(p.id) ?? p.id })).filter((r) => partMatches(r.part, r.label, filter)),
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleGroup = useCallback((key: string, open?: boolean) => {
+    setCollapsed((prev) => {
+      const next = new Set(prev);
+      const close = open === undefined ? !prev.has(key) : !open;
+      if (close) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  }, []);
+  const levels = useMemo(() => labelPaths(parts), [parts]);
+  const byId = useMemo(() => new Map(parts.map((p) => [p.id, p] as const)), [parts]);
+  const matching = useMemo(
+    () => (filter.trim() === '' ? null : new Set(parts.filter((p) => partMatches(p, names.get(p.id) ?? p.id, filter)).map((p) => p.id))),
     [parts, names, filter],
   );
+  const rows = useMemo(
+    () => treeRows({ ids: parts.map((p) => p.id), levels, collapsed, shown: matching, separator: LABEL_SEPARATOR }),
+    [parts, levels, collapsed, matching],
+  );
+  const shownParts = rows.reduce((n, r) => n + (r.kind === 'part' ? 1 : 0), 0);
   return (
     <section className="part-tree" aria-label="Parts">
       <div className="panel-header">
@@ -70,11 +90,15 @@ export function PartTree() {
         data-testid="part-filter"
       />
       <ul className="part-list" role="listbox" aria-multiselectable="true" aria-label="Parts" data-testid="part-list">
-        {shown.map(({ part, index, label }) => (
-          <PartRow key={part.id} part={part} index={index} label={label} />
-        ))}
+        {rows.map((r) =>
+          r.kind === 'group' ? (
+            <GroupItem key={`group:${r.key}`} group={r} onToggle={toggleGroup} />
+          ) : (
+            <PartRow key={r.id} part={byId.get(r.id) as PartInfo} index={r.index} label={names.get(r.id) ?? r.label} model={r} />
+          ),
+        )}
       </ul>
-      {parts.length > 0 && shown.length === 0 && <p className="empty">No part matches “{filter}”.</p>}
+      {parts.length > 0 && shownParts === 0 && <p className="empty">No part matches “{filter}”.</p>}
     </section>
   );
 }
@@ -117,7 +141,106 @@ function openPartMenu(id: string, x: number, y: number): void {
   s.openContextMenu({ x, y, target: { kind: 'parts', ids: [...ids] } });
 }
 
-const PartRow = memo(function PartRow({ part, index, label }: { part: PartInfo; index: number; label: string }) {
+/** Moves the focus to the next or previous row of the list. */
+function focusSibling(el: HTMLElement, down: boolean): void {
+  const next = down ? el.nextElementSibling : el.previousElementSibling;
+  if (next instanceof HTMLElement) next.focus();
+}
+
+/** A sub-assembly: collapse or expand it, show or hide its parts, select them. */
+const GroupItem = memo(function GroupItem({ group, onToggle }: { group: GroupRow; onToggle: (key: string, open?: boolean) => void }) {
+  const ids = group.partIds;
+  const visibleCount = useApp((s) => {
+    const parts = s.doc?.parts ?? [];
+    const inGroup = new Set(ids);
+    let n = 0;
+    for (const p of parts) if (inGroup.has(p.id) && isPartVisible(s, p)) n++;
+    return n;
+  });
+  const selectedCount = useApp((s) => {
+    const inGroup = new Set(ids);
+    return s.selectedParts.reduce((n, id) => n + (inGroup.has(id) ? 1 : 0), 0);
+  });
+  const setVisible = useApp((s) => s.setVisible);
+  const selectParts = useApp((s) => s.selectParts);
+  const requestCamera = useApp((s) => s.requestCamera);
+  const box = useRef<HTMLInputElement>(null);
+  const all = visibleCount === ids.length;
+  const some = visibleCount > 0 && !all;
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = some;
+  }, [some]);
+  const select = (e: MouseEvent | KeyboardEvent) => {
+    const current = appStore.getState().selectedParts;
+    if (e.ctrlKey || e.metaKey) {
+      const inGroup = new Set(ids);
+      const everySelected = ids.every((id) => current.includes(id));
+      selectParts(everySelected ? current.filter((id) => !inGroup.has(id)) : [...current, ...ids.filter((id) => !current.includes(id))]);
+    } else {
+      selectParts(ids);
+    }
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLLIElement>) => {
+    if (e.target !== e.currentTarget) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      select(e);
+    } else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      e.preventDefault();
+      onToggle(group.key, e.key === 'ArrowRight');
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      focusSibling(e.currentTarget, e.key === 'ArrowDown');
+    }
+  };
+  const classes = ['part-row', 'group-row', selectedCount === ids.length && 'selected', visibleCount === 0 && 'hidden'].filter(Boolean).join(' ');
+  return (
+    <li
+      className={classes}
+      role="option"
+      tabIndex={0}
+      aria-selected={selectedCount === ids.length}
+      aria-expanded={!group.collapsed}
+      data-depth={Math.min(group.depth, 8)}
+      data-testid={`part-group-${group.key.split('\u0000').join('/')}`}
+      title={`${group.name}: ${formatCount(ids.length)} ${ids.length === 1 ? 'part' : 'parts'}${visibleCount < ids.length ? `, ${formatCount(visibleCount)} shown` : ''}\nclick: select them · ←/→ or the arrow: collapse or expand`}
+      onClick={select}
+      onKeyDown={onKeyDown}
+      onDoubleClick={() => {
+        selectParts(ids);
+        requestCamera({ kind: 'fitSelection' });
+      }}
+    >
+      <button
+        type="button"
+        className="caret"
+        aria-label={`${group.collapsed ? 'Expand' : 'Collapse'} ${group.name}`}
+        onClick={(e) => {
+          e.stopPropagation();
+          onToggle(group.key);
+        }}
+        tabIndex={-1}
+      >
+        {group.collapsed ? '▸' : '▾'}
+      </button>
+      <input
+        ref={box}
+        type="checkbox"
+        className="visibility"
+        checked={all}
+        aria-label={`Show every part of ${group.name}`}
+        title={all ? 'Hide its parts' : 'Show its parts'}
+        onClick={(e) => e.stopPropagation()}
+        onChange={() => setVisible([...ids], !all)}
+        data-testid="group-visibility"
+      />
+      <span className="label group-label">{group.name}</span>
+      <span className="tris">{formatCount(ids.length)}</span>
+    </li>
+  );
+});
+
+const PartRow = memo(function PartRow({ part, index, label, model }: { part: PartInfo; index: number; label: string; model: PartRowModel }) {
   const selected = useApp((s) => s.selectedParts.includes(part.id));
   const hovered = useApp((s) => s.hoveredPart === part.id);
   const visible = useApp((s) => isPartVisible(s, part));
@@ -144,8 +267,7 @@ const PartRow = memo(function PartRow({ part, index, label }: { part: PartInfo; 
       select(e);
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
-      const next = e.key === 'ArrowDown' ? e.currentTarget.nextElementSibling : e.currentTarget.previousElementSibling;
-      if (next instanceof HTMLElement) next.focus();
+      focusSibling(e.currentTarget, e.key === 'ArrowDown');
     } else if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
       e.preventDefault();
       const rect = e.currentTarget.getBoundingClientRect();
@@ -159,6 +281,7 @@ const PartRow = memo(function PartRow({ part, index, label }: { part: PartInfo; 
       role="option"
       tabIndex={0}
       aria-selected={selected}
+      data-depth={Math.min(model.depth, 8)}
       data-testid={`part-row-${part.id}`}
       title={`${label}\nid: ${part.id}\nfile: ${fileNameOf(part.sourcePath)}, body ${part.body + 1}\n${formatCount(part.triangles)} triangles${part.closed ? '' : '\nopen surface: no volume'}`}
       onMouseEnter={() => hoverPart(part.id)}
@@ -184,7 +307,17 @@ const PartRow = memo(function PartRow({ part, index, label }: { part: PartInfo; 
         onChange={(e) => setVisible([part.id], e.target.checked)}
       />
       <ColorSwatch partId={part.id} label={label} color={color} />
-      <span className="label">{label}</span>
+      <span className="label">
+        {/* The whole name for screen readers and copying; the levels above it are the rows above. */}
+        {model.prefix + model.name === label ? (
+          <>
+            {model.prefix !== '' && <span className="visually-hidden">{model.prefix}</span>}
+            {model.name}
+          </>
+        ) : (
+          label
+        )}
+      </span>
       {set && (
         <span className={`set-badge set-${set.toLowerCase()}`} title={`In set ${set}`}>
           {set}

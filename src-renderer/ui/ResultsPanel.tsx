@@ -37,6 +37,7 @@ import { PartFilterChip } from './PartFilterChip';
 import { SelectedPairBar } from './SelectedPairBar';
 
 const COLUMNS: { key: ResultSortKey; label: string; title: string; numeric?: boolean }[] = [
+  { key: 'id', label: 'No.', title: 'The result number: given the first time a check finds the pair and kept for good (saved with the assembly); reports use the same numbers', numeric: true },
   { key: 'status', label: 'Status', title: 'New (first seen), active (seen before), resolved (gone since the check before) or ignored — across checks, kept in the assembly file' },
   { key: 'kind', label: 'Kind', title: 'Interference, undecided (the tessellation cannot tell which of two kinds), clearance violation, contact or ignored' },
   { key: 'a', label: 'Part A', title: 'First part of the pair' },
@@ -69,7 +70,8 @@ export function ResultsPanel() {
   const openMenu = useApp((s) => s.openContextMenu);
   const openRowMenu = (key: string, x: number, y: number) => openMenu({ x, y, target: { kind: 'result', key } });
 
-  const all = useMemo(() => tableRows(outcome, statuses ?? {}, new Set((parts ?? []).map((p) => p.id))), [outcome, statuses, parts]);
+  const resultIds = useApp((s) => s.doc?.resultIds);
+  const all = useMemo(() => tableRows(outcome, statuses ?? {}, new Set((parts ?? []).map((p) => p.id)), resultIds ?? {}), [outcome, statuses, parts, resultIds]);
   const rows = useMemo(() => sortRows(filterRows(all, names, filter), names, sort), [all, names, filter, sort]);
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -247,6 +249,9 @@ function ResultRow(props: { row: TableRow; names: ReadonlyMap<string, string>; s
       onContextMenu={(e) => openMenu(e, e.clientX, e.clientY)}
       title={result?.reason ?? (result ? undefined : r.status === 'resolved' ? 'Resolved: no longer found by the check' : 'From the saved review; not checked yet')}
     >
+      <td className="num result-id" data-testid="result-id">
+        {r.id ?? '—'}
+      </td>
       <td className="status">
         <span className={`status-badge status-${r.status}`} data-testid="status-badge">
           {STATUS_LABEL[r.status]}

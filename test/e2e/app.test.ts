@@ -130,6 +130,30 @@ describe.skipIf(skip)('the renderer through the bridge (Chromium)', () => {
     expect(pixels.vivid / pixels.total).toBeGreaterThan(0.04);
   });
 
+  it("lists the parts as the file's assembly tree, whose sub-assemblies collapse and expand", async () => {
+    // AS1: the assembly, its rod assembly and two l-bracket assemblies (numbered), the plate at the top level.
+    for (const key of ['as1', 'as1/rod-assembly', 'as1/l-bracket-assembly<1>', 'as1/l-bracket-assembly<2>']) {
+      expect(await page.getByTestId(`part-group-${key}`).count(), key).toBe(1);
+    }
+    const rod = page.getByTestId('part-group-as1/rod-assembly');
+    expect(await rod.locator('.group-label').textContent()).toBe('rod-assembly');
+    expect(await rod.getByTestId('group-visibility').isChecked()).toBe(true);
+    expect(await rod.getAttribute('aria-expanded')).toBe('true');
+    // A part row shows its own name; its whole name (with the sub-assemblies) is its text.
+    expect(await page.locator('[data-testid="part-row-rod-2"] .label').textContent()).toBe('as1 / rod-assembly / rod');
+    await rod.locator('.caret').click();
+    await expect.poll(() => page.locator('[data-testid^="part-row-"]').count()).toBe(15);
+    expect(await rod.getAttribute('aria-expanded')).toBe('false');
+    await rod.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.locator('[data-testid^="part-row-"]').count()).toBe(18);
+    // Clicking a sub-assembly selects its parts; Esc clears the selection again.
+    await rod.click();
+    await expect.poll(() => page.locator('[data-testid^="part-row-"][aria-selected="true"]').count()).toBe(3);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-testid^="part-row-"][aria-selected="true"]').count()).toBe(0);
+  });
+
   it('runs the all-pairs check and lists the same 32 contacts as the command line', async () => {
     const cli = await checkFile(SAMPLE, { importer: createImporter() });
     const expected = cli.report.results.map((r) => `result-row-${r.a}-${r.b}`).sort();

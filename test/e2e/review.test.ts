@@ -266,8 +266,9 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     await expect.poll(() => page.getByTestId(`part-row-${BOLT}`).getAttribute('aria-selected')).toBe('true');
     const boltName = (await page.locator(`[data-testid="part-row-${BOLT}"] .label`).textContent()) ?? '';
     const plateName = (await page.locator(`[data-testid="part-row-${PLATE}"] .label`).textContent()) ?? '';
-    expect(boltName).toMatch(/^bolt/);
-    expect(plateName).toMatch(/^plate/);
+    // Named by their place in AS1's product tree: as1 / l-bracket-assembly<k> / bolt<k>, as1 / plate.
+    expect(boltName).toMatch(/^as1 \/ .*bolt/);
+    expect(plateName).toBe('as1 / plate');
     expect(await page.locator('.placement-name').textContent()).toBe(boltName);
     expect(await offsets(page)).toEqual(['0', '0', '0']);
 
@@ -287,10 +288,12 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     expect(await row.locator('td.kind').textContent()).toBe('Interference');
     expect(await row.getByTestId('status-badge').textContent()).toBe('New');
     const cells = await row.locator('td').allTextContents();
-    expect(cells.slice(2, 4).sort()).toEqual([boltName, plateName].sort());
+    // No., status, kind, part A, part B, volume, …
+    expect(cells[0]).toMatch(/^R\d+$/);
+    expect(cells.slice(3, 5).sort()).toEqual([boltName, plateName].sort());
     // The volume column is in mm³: about 100 mm³ for a 0.5 mm shift along the 20 mm plate.
-    expect(await page.locator('.results-table th').nth(4).textContent()).toContain('Volume (mm³)');
-    const volume = tableNumber(cells[4]);
+    expect(await page.locator('.results-table th').nth(5).textContent()).toContain('Volume (mm³)');
+    const volume = tableNumber(cells[5]);
     expect(volume).toBeGreaterThan(80);
     expect(volume).toBeLessThan(120);
     // Interferences come first, and the bolt's other mates are among them.
@@ -339,8 +342,11 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
       expect(rows).toHaveLength(32);
       const pair = rows.filter((cells) => cells.some((c) => c.includes(BOLT)) && cells.some((c) => c.includes(PLATE)));
       expect(pair).toHaveLength(1);
-      expect(pair[0][0].toLowerCase()).toContain('interference');
-      expect(pair[0][3]).toMatch(/^[\d.,]+ mm³$/);
+      // No., kind, status, part A, part B, volume, …
+      expect(pair[0][0]).toMatch(/^R\d+$/);
+      expect(pair[0][1].toLowerCase()).toContain('interference');
+      expect(pair[0][2]).toBe('New');
+      expect(pair[0][5]).toMatch(/^[\d.,]+ mm³$/);
       expect(await report.locator('body').textContent()).toContain(ASSEMBLY_NAME);
       await shot(report, '5-report', '05-report');
     } finally {

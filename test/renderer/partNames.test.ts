@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { displayNames, fallbackName, fileNameOf, partMatches } from '../../src-renderer/state/partNames';
+import { displayNames, fallbackName, fileNameOf, labelPaths, partMatches } from '../../src-renderer/state/partNames';
 import { part } from '../support/fakeHost';
 
 function names(list: { id: string; name: string; body?: number; sourcePath?: string }[]): string[] {
-  const parts = list.map((p, i) => part(p.id, { name: p.name, body: p.body ?? i, sourcePath: p.sourcePath ?? 'models/as1-oc-214.stp' }));
+  const parts = list.map((p, i) => part(p.id, { name: p.name, path: [p.name], body: p.body ?? i, sourcePath: p.sourcePath ?? 'models/as1-oc-214.stp' }));
   const map = displayNames(parts);
   return parts.map((p) => map.get(p.id) ?? '?');
 }
@@ -25,6 +25,15 @@ describe('displayNames', () => {
       'Part 1 (as1-oc-214.stp body 1)',
       'Part 2 (as1-oc-214.stp body 2)',
     ]);
+  });
+  it('shows the sub-assemblies above a part, as every report does', () => {
+    const parts = [
+      part('n0', { name: 'nut', path: ['as1', 'rod-assembly', 'nut'] }),
+      part('n1', { name: 'nut', path: ['as1', 'rod-assembly', 'nut'] }),
+      part('p', { name: 'plate', path: ['as1', 'plate'] }),
+    ];
+    expect([...displayNames(parts).values()]).toEqual(['as1 / rod-assembly / nut<1>', 'as1 / rod-assembly / nut<2>', 'as1 / plate']);
+    expect(labelPaths(parts).get('n1')).toEqual(['as1', 'rod-assembly', 'nut<2>']);
   });
   it('keeps the name of a lone part', () => {
     expect(names([{ id: 'a', name: 'housing' }])).toEqual(['housing']);

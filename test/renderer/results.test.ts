@@ -70,6 +70,17 @@ describe('table rows', () => {
     expect(rows[0].result?.a).toBe('b');
     expect(tableRows(null, { 'c|d': 'active' }, new Set(['d', 'c'])).map((r) => `${r.a}${r.b}`)).toEqual(['dc']);
   });
+
+  it("carry the document's result numbers, and sort by them as numbers", () => {
+    const found = [pairResult('a', 'b', { kind: 'contact' }), pairResult('a', 'c', { kind: 'contact' }), pairResult('c', 'd', { kind: 'contact' })];
+    const rows = tableRows(checkOutcome('doc-1', found), {}, new Set(['a', 'b', 'c', 'd']), { 'a|b': 'R10', 'a|c': 'R9' });
+    expect(rows.map((r) => r.id)).toEqual(['R10', 'R9', null]);
+    const sorted = sortRows(rows, new Map(), { key: 'id', descending: false });
+    expect(sorted.map((r) => r.id)).toEqual(['R9', 'R10', null]);
+    expect(sortRows(rows, new Map(), { key: 'id', descending: true }).map((r) => r.id)).toEqual(['R10', 'R9', null]);
+    // Before any check: the saved review's pairs, with their saved numbers.
+    expect(tableRows(null, { 'c|d': 'resolved' }, new Set(['c', 'd']), { 'c|d': 'R4' })[0].id).toBe('R4');
+  });
 });
 
 describe('filterResults', () => {

@@ -28,6 +28,7 @@ export function part(id: string, overrides: Partial<PartInfo> = {}): PartInfo {
   return {
     id,
     name: id,
+    path: [id],
     sourceId: 'src',
     sourcePath: 'parts.stp',
     body: 0,
@@ -51,6 +52,7 @@ export function documentInfo(overrides: Partial<DocumentInfo> = {}): DocumentInf
     settings: { touchToleranceMm: null, clearanceMm: 0, contactIsInterference: false },
     ignore: [],
     statuses: {},
+    resultIds: {},
     dirty: false,
     warnings: [],
     ...overrides,

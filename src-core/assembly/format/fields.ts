@@ -9,7 +9,7 @@ export const SOURCE_UNITS: readonly LengthUnit[] = ['mm', 'cm', 'm', 'in'];
 
 export const TOP_FIELDS = ['format', 'version', 'name', 'units', 'sources', 'parts', 'settings', 'ignore'] as const;
 export const SOURCE_FIELDS = ['id', 'path', 'units', 'bodyNames'] as const;
-export const PART_FIELDS = ['id', 'name', 'source', 'body', 'transform', 'visible', 'color'] as const;
+export const PART_FIELDS = ['id', 'name', 'source', 'body', 'transform', 'visible', 'color', 'path'] as const;
 export const SETTINGS_FIELDS = ['touchToleranceMm', 'clearanceMm', 'contactIsInterference'] as const;
 export const IGNORE_FIELDS = ['a', 'b', 'reason'] as const;
 

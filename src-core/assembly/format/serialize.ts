@@ -104,6 +104,7 @@ export function serializeAssembly(doc: AssemblyDoc): string {
       if (p.transform !== undefined) m.push(['transform', renderTransform(p.transform, `${field}.transform`)]);
       if (p.visible !== undefined) m.push(['visible', String(p.visible)]);
       if (p.color !== undefined) m.push(['color', JSON.stringify(p.color)]);
+      if (p.path !== undefined) m.push(['path', `[${p.path.map((n) => JSON.stringify(n)).join(', ')}]`]);
       pushExtras(m, p.extra, PART_FIELDS, i3, field);
       return renderObject(m, i2);
     }), i1)]);

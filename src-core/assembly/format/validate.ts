@@ -4,7 +4,7 @@
  * interpret are kept in `extra`.
  */
 import { RIGID_TOLERANCE, rigidError } from '../../geometry/rigid.js';
-import type { LengthUnit } from '../../io/types.js';
+import { MAX_BODY_PATH_DEPTH, type LengthUnit } from '../../io/types.js';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PATH_LENGTH, MAX_REASON_LENGTH } from '../limits.js';
 import { ASSEMBLY_FORMAT, ASSEMBLY_VERSION, AssemblyError, DEFAULT_SETTINGS } from '../model.js';
 import type { AssemblyDoc, AssemblySettings, IgnoreRule, PartDef, SourceDef } from '../model.js';
@@ -375,6 +375,20 @@ function validateParts(list: unknown, root: Record<string, unknown>, v: Validato
         v.fail(`${label}: 'color' must be "#rrggbb" (six hexadecimal digits), found ${describe(c)}`, `${field}.color`, v.at(`${field}.color`, entry, 'color'));
       }
       out.color = c;
+    }
+    if (hasOwn(entry, 'path')) {
+      const path = entry.path;
+      const pField = `${field}.path`;
+      const pLine = v.at(pField, entry, 'path');
+      if (!Array.isArray(path) || path.length === 0) {
+        v.fail(`${label}: 'path' must be a non-empty array of names (the part's place in its file's product tree), found ${describe(path)}`, pField, pLine);
+      }
+      if (path.length > MAX_BODY_PATH_DEPTH) v.fail(`${label}: 'path' has ${path.length} levels, more than ${MAX_BODY_PATH_DEPTH}`, pField, pLine);
+      path.forEach((n, k) => {
+        if (typeof n !== 'string') v.fail(`${label}: path[${k}] must be a string (a name), found ${describe(n)}`, `${pField}[${k}]`, lineOf(path, k) ?? pLine);
+        if (n.length > MAX_NAME_LENGTH) v.fail(`${label}: path[${k}] has ${n.length} characters, more than ${MAX_NAME_LENGTH}`, `${pField}[${k}]`, lineOf(path, k) ?? pLine);
+      });
+      out.path = (path as string[]).slice();
     }
     const extra = extrasOf(entry, PART_FIELDS);
     if (extra !== undefined) out.extra = extra;

@@ -10,6 +10,7 @@ import { ImportError, checkAborted, describeKnownFormat, isBlankFile, plural, te
 import type { ImportOptions, ImportResult, Importer, TessellationParams } from '../types.js';
 import { checkBrepComplete, checkIgesComplete, checkIgesUnit, hasStepEnd, igesBodyEntities, igesMissingBodies, takeStepCensus, unitSuspicion } from './checks.js';
 import { convertOcctMeshes } from './convert.js';
+import { bodyPaths } from './tree.js';
 import { occtErrorText } from './provider.js';
 import type { OcctFormat, OcctModule, OcctProvider, OcctRemoteModule } from './provider.js';
 import { STEP_END, sniffBrep, sniffIges, sniffStep, textAtBothEnds } from './sniff.js';
@@ -197,7 +198,9 @@ async function importOcct(
     const says = occtSays(output);
     for (const w of missingBodyWarnings(census, names)) warnings.push(w + says);
   }
-  const bodies = convertOcctMeshes(meshes, fileName, options, warnings);
+  const converted = convertOcctMeshes(meshes, fileName, options, warnings);
+  const paths = bodyPaths(result.root, converted.map((b) => b.name), fileName);
+  const bodies = converted.map((b, i) => ({ ...b, path: paths[i] }));
   options.onProgress?.(1, 1);
   return { format: spec.format, bodies, warnings };
 }

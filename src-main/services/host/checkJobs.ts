@@ -18,6 +18,7 @@ import { pictureBodiesOf } from '../checkService.js';
 import { createHostRefiner, type RefinerSource } from '../refiner.js';
 import { logChecked, logCheckFailed } from './activity.js';
 import type { HostContext } from './context.js';
+import { assignResultIds } from '../../../src-core/check/resultIds.js';
 import { docName, documentInfo, partOf, reportPartsOf, runnerPartsOf, type DocState } from './document.js';
 import type { DocumentStore } from './documentStore.js';
 import { failure, toHostError } from './errors.js';
@@ -138,6 +139,9 @@ export class CheckJobs {
     // (it leaves the document clean, so opening another asks nothing).
     d.review = diff.review;
     const resolved = diff.resolved;
+    // Result numbers: a pair keeps its number for good; new pairs are numbered in the results' order, then the resolved ones
+    // (a pair known only from a saved review without numbers).
+    d.resultIds = assignResultIds(d.resultIds, [...result.results, ...resolved]).ids;
     const outcome: CheckOutcome = {
       checkId: jobId,
       docId: d.id,

@@ -9,11 +9,13 @@ import path from 'node:path';
 import {
   type CheckOutcome, type DocumentInfo, type IgnoreRule as IgnoreRuleInfo, type PartInfo, type Settings,
 } from '../../contract/host.js';
+import { displayNames } from '../../../src-core/assembly/displayName.js';
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
 import type { AssemblyDoc, IgnoreRule as DocIgnoreRule, PartDef, SourceDef } from '../../../src-core/assembly/model.js';
 import { pairKey, RESULT_STATUSES, splitPairKey, type Review, type ReviewEntry, type ResultStatus } from '../../../src-core/check/status.js';
 import type { CheckResult } from '../../../src-core/check/types.js';
-import type { ReportPartInput } from '../../../src-core/report/index.js';
+import { readResultIds, resultIdsObject } from '../../../src-core/check/resultIds.js';
+import type { ReportInput, ReportPartInput } from '../../../src-core/report/index.js';
 import type { Body } from '../bodies.js';
 import type { RunnerPart } from '../checkRunner.js';
 import type { FileFingerprint } from '../recovery.js';
@@ -33,6 +35,8 @@ export interface BodyState extends Body {
 export interface PartState {
   readonly id: string;
   name: string;
+  /** Its place in its source's product tree (src-core/assembly/resolve.ts ResolvedPart.path). */
+  readonly path: readonly string[];
   readonly sourceId: string;
   readonly bodyIndex: number;
   readonly bodyKey: string;
@@ -83,6 +87,10 @@ export interface DocState {
   ignore: IgnoreRuleInfo[];
   /** The review of the results (../../../src-core/check/status.ts): a status per part pair. */
   review: Map<string, ReviewEntry>;
+  /** The result numbers (../../../src-core/check/resultIds.ts) by pair key, saved as `resultIds`. */
+  resultIds: Map<string, string>;
+  /** The files read for the document (opened, recovered, imported), as a report's `inputs`. */
+  inputs: ReportInput[];
   dirty: boolean;
   readonly warnings: string[];
   last: LastCheck | null;
@@ -152,7 +160,7 @@ export function documentInfo(d: DocState): DocumentInfo {
   const parts: PartInfo[] = d.parts.map((p) => {
     const b = bodyOf(d, p);
     return {
-      id: p.id, name: p.name, sourceId: p.sourceId, sourcePath: sources.get(p.sourceId) ?? '', body: p.bodyIndex,
+      id: p.id, name: p.name, path: [...p.path], sourceId: p.sourceId, sourcePath: sources.get(p.sourceId) ?? '', body: p.bodyIndex,
       bodyKey: p.bodyKey, triangles: b.body.triangleCount, transform: Array.from(p.transform), color: p.color,
       visible: p.visible, closed: b.closed,
     };
@@ -166,6 +174,7 @@ export function documentInfo(d: DocState): DocumentInfo {
     settings: { ...d.settings },
     ignore: d.ignore.map((r) => ({ ...r })),
     statuses: statusesOf(d.review),
+    resultIds: Object.fromEntries(d.resultIds),
     dirty: d.dirty,
     warnings: [...d.warnings],
   };
@@ -185,10 +194,22 @@ export function runnerPartsOf(d: DocState, refinable: ReadonlySet<string> = new 
 /** The parts of a document as its report lists them. */
 export function reportPartsOf(d: DocState): ReportPartInput[] {
   const sources = new Map(d.doc.sources.map((s) => [s.id, s.path]));
+  const labels = displayNames(d.parts.map((p) => ({ id: p.id, name: p.name, path: p.path, sourcePath: sources.get(p.sourceId) ?? '', body: p.bodyIndex })));
   return d.parts.map((p) => {
     const b = bodyOf(d, p);
-    return { id: p.id, name: p.name, source: sources.get(p.sourceId) ?? p.sourceId, body: p.bodyIndex, triangles: b.body.triangleCount, closed: b.closed };
+    return {
+      id: p.id, name: p.name, path: [...p.path], displayName: labels.get(p.id) ?? p.name,
+      source: sources.get(p.sourceId) ?? p.sourceId, body: p.bodyIndex, triangles: b.body.triangleCount, closed: b.closed,
+      transform: Array.from(p.transform),
+    };
   });
+}
+
+/** The result numbers saved in the document's `resultIds` field; bad entries are dropped with a warning. */
+export function readSavedResultIds(d: DocState, warnings: string[]): Map<string, string> {
+  const { ids, dropped } = readResultIds(d.doc.extra.resultIds, (key) => splitPairKey(key, d.partIndex));
+  if (dropped > 0) warnings.push(`${dropped} entr${dropped === 1 ? 'y' : 'ies'} of resultIds name no pair of parts or no result id R<n> used once and were ignored`);
+  return ids;
 }
 
 /** The statuses of a review by pair key. */
@@ -236,6 +257,7 @@ export function assemblyDocOf(d: DocState, target: string | null): AssemblyDoc {
       ...(!isIdentity(p.transform) ? { transform: Array.from(p.transform) } : {}),
       ...(!p.visible ? { visible: false } : {}),
       ...(p.color !== null && p.color !== b.colorHex ? { color: p.color } : {}),
+      path: [...p.path],
       ...(p.extra !== undefined ? { extra: p.extra } : {}),
     };
   });
@@ -247,6 +269,8 @@ export function assemblyDocOf(d: DocState, target: string | null): AssemblyDoc {
   const extra: Record<string, unknown> = { ...d.doc.extra };
   delete extra.resultStatus;
   if (d.review.size > 0) extra.resultStatus = Object.fromEntries(Object.entries(statusesOf(d.review)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  delete extra.resultIds;
+  if (d.resultIds.size > 0) extra.resultIds = resultIdsObject(d.resultIds);
   return {
     ...d.doc,
     sources,

@@ -15,18 +15,19 @@ import { ASSEMBLY_EXTENSION, assignPartIds, parseAssembly, serializeAssembly, sl
 import {
   ASSEMBLY_FORMAT, ASSEMBLY_VERSION, DEFAULT_SETTINGS, type AssemblyDoc, type SourceDef,
 } from '../../../src-core/assembly/model.js';
-import { colorToHex, resolveAssembly, type ResolvedAssembly } from '../../../src-core/assembly/resolve.js';
+import { bodyPath, colorToHex, resolveAssembly, type ResolvedAssembly } from '../../../src-core/assembly/resolve.js';
 import { bodyKey } from '../../../src-core/assembly/bodyKey.js';
 import { decodeText } from '../../../src-core/io/types.js';
 import { canonicalPath } from '../access.js';
 import { bodySourcesOf, buildBodies, meshesOf, type BodySource } from '../bodies.js';
-import { isAssemblyFile, openAny, readModelFile, saveAssemblyFile, sourceLoader } from '../documents.js';
-import { FileError, readFileChecked, removeStaleTempFiles } from '../files.js';
+import type { ReportInput } from '../../../src-core/report/model.js';
+import { inputOf, isAssemblyFile, openAny, readModelFile, saveAssemblyFile, sourceLoader } from '../documents.js';
+import { FileError, readFileChecked, removeStaleTempFiles, type FileRead } from '../files.js';
 import type { FileFingerprint, RecoveryRecord } from '../recovery.js';
 import type { Autosave } from './autosave.js';
 import { allowed, requireDialogs, type HostContext } from './context.js';
 import {
-  assemblyDocOf, bodyOf, docName, documentInfo, IDENTITY, newAutosaveState, partOf, readReview, relativeSourcePath, stemOf,
+  assemblyDocOf, bodyOf, docName, documentInfo, IDENTITY, newAutosaveState, partOf, readReview, readSavedResultIds, relativeSourcePath, stemOf,
   type BodyState, type DocState, type PartState,
 } from './document.js';
 import { errorText, failure, toHostError } from './errors.js';
@@ -49,6 +50,8 @@ interface Origin {
   readonly absoluteSources: readonly string[];
   readonly fingerprint: FileFingerprint | null;
   readonly dirty: boolean;
+  /** The files read to open it (a report's `inputs`). */
+  readonly inputs?: readonly ReportInput[];
 }
 
 export class DocumentStore {
@@ -116,7 +119,7 @@ export class DocumentStore {
   private async fromResolved(assembly: ResolvedAssembly, origin: Origin, name: string, job: Job, progress: Progress): Promise<DocState> {
     const bodies = await this.buildBodies(bodySourcesOf(assembly), name, job, progress);
     const parts: PartState[] = assembly.parts.map((p, i) => ({
-      id: p.id, name: p.name, sourceId: p.sourceId, bodyIndex: p.bodyIndex, bodyKey: bodyKey(p.sourceId, p.bodyIndex),
+      id: p.id, name: p.name, path: [...p.path], sourceId: p.sourceId, bodyIndex: p.bodyIndex, bodyKey: bodyKey(p.sourceId, p.bodyIndex),
       transform: Float64Array.from(p.transform), color: p.color, visible: p.visible,
       extra: assembly.doc.parts?.[i]?.extra,
     }));
@@ -139,6 +142,8 @@ export class DocumentStore {
       },
       ignore: assembly.doc.ignore.map((r) => (r.reason !== undefined ? { a: r.a, b: r.b, reason: r.reason } : { a: r.a, b: r.b })),
       review: new Map(),
+      resultIds: new Map(),
+      inputs: [...(origin.inputs ?? [])],
       dirty: origin.dirty,
       warnings,
       last: null,
@@ -151,6 +156,7 @@ export class DocumentStore {
       autosave: newAutosaveState(),
     };
     d.review = readReview(d, warnings);
+    d.resultIds = readSavedResultIds(d, warnings);
     return d;
   }
 
@@ -171,7 +177,7 @@ export class DocumentStore {
       });
       const fingerprint = opened.kind === 'assembly' ? await fingerprintOf(absolute, opened.bytes) : null;
       const d = await this.fromResolved(opened.assembly, {
-        kind: opened.kind, path: absolute, base: absolute, absoluteSources: [], fingerprint, dirty: false,
+        kind: opened.kind, path: absolute, base: absolute, absoluteSources: [], fingerprint, dirty: false, inputs: opened.inputs,
       }, name, job, progress);
       if (opened.kind === 'assembly') {
         // The user opened this assembly: the files it references may be opened too.
@@ -210,7 +216,7 @@ export class DocumentStore {
     const d: DocState = {
       id, kind: 'new', path: null, base: null, doc, absoluteSources: new Set(), bodies: new Map(),
       parts: [], partIndex: new Map(), settings: { touchToleranceMm: null, clearanceMm: 0, contactIsInterference: false },
-      ignore: [], review: new Map(), dirty: false, warnings: [], last: null, checkJob: null, closed: false,
+      ignore: [], review: new Map(), resultIds: new Map(), inputs: [], dirty: false, warnings: [], last: null, checkJob: null, closed: false,
       fingerprint: null, pathFromRecovery: false, changes: 0, recoveryId: `${this.ctx.session}-${id}`, autosave: newAutosaveState(),
     };
     this.docs.set(d.id, d);
@@ -227,9 +233,10 @@ export class DocumentStore {
       // Relative source paths start from the document's file; a document without one has only
       // absolute sources.
       const folder = path.dirname(record.base ?? path.join(this.autosave.dir, 'x'));
+      const reads: [FileRead, string][] = [];
       const assembly = await resolveAssembly(
         record.assembly,
-        sourceLoader(folder, this.ctx.importer, job.controller.signal),
+        sourceLoader(folder, this.ctx.importer, job.controller.signal, (read, p) => reads.push([read, p])),
         this.ctx.importer,
         {
           fileName: label,
@@ -239,7 +246,7 @@ export class DocumentStore {
       );
       const d = await this.fromResolved(assembly, {
         kind: record.kind, path: record.originalPath, base: record.base, absoluteSources: record.absoluteSources,
-        fingerprint: record.fingerprint, dirty: true,
+        fingerprint: record.fingerprint, dirty: true, inputs: reads.map(([read, p]) => inputOf(read, p, record.assembly)),
       }, path.basename(label), job, progress);
       if (record.originalPath !== null) this.ctx.policy.grant(record.originalPath, 'read');
       for (const s of assembly.doc.sources) this.ctx.policy.grant(path.resolve(folder, s.path), 'read');
@@ -262,7 +269,8 @@ export class DocumentStore {
     const progress = this.ctx.jobs.progress(job);
     try {
       progress(`reading ${name}`, 0, 1);
-      const bytes = await readModelFile(file, this.ctx.importer, file, job.controller.signal);
+      let read: FileRead | null = null;
+      const bytes = await readModelFile(file, this.ctx.importer, file, job.controller.signal, (r) => { read = r; });
       if (isAssemblyFile(file, bytes)) throw failure('not-a-model', `${file}: this is a saved assembly; open it instead of importing it`, file);
       const imported = await this.ctx.importer(bytes, file, { signal: job.controller.signal });
       if (imported.bodies.length === 0) throw failure('import-failed', `${file}: the file holds no bodies`, file);
@@ -285,13 +293,15 @@ export class DocumentStore {
         const key = bodyKey(sourceId, it.bodyIndex);
         const b = bodies.get(key) as BodyState;
         const p: PartState = {
-          id: it.partId, name: it.body.name !== '' ? it.body.name : it.partId, sourceId, bodyIndex: it.bodyIndex, bodyKey: key,
+          id: it.partId, name: it.body.name !== '' ? it.body.name : it.partId, path: bodyPath(it.body), sourceId, bodyIndex: it.bodyIndex, bodyKey: key,
           transform: Float64Array.from(IDENTITY), color: b.colorHex, visible: true, extra: undefined,
         };
         d.parts.push(p);
         d.partIndex.set(p.id, p);
       }
       for (const w of imported.warnings) d.warnings.push(`source '${sourceId}' (${name}): ${w}`);
+      const fileRead = read as FileRead | null;
+      if (fileRead !== null) d.inputs.push({ ...inputOf(fileRead, source.path, d.doc), sourceId });
       this.changed(d);
       this.ctx.policy.grant(file, 'read');
       const info = documentInfo(d);

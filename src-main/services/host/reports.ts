@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestOf } from '../../contract/host.js';
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
+import { pairKey } from '../../../src-core/check/status.js';
 import { buildReport, reportToCsv, reportToHtml, reportToJson, type InterferenceReport } from '../../../src-core/report/index.js';
 import { MAX_PICTURES, reportPictures, type PictureBody, type ReportPicturesOptions } from '../../../src-core/report/picture.js';
 import { APP_NAME, APP_VERSION } from '../appInfo.js';
@@ -96,11 +97,17 @@ export async function exportReport(
   else await allowed(ctx, target, 'write');
   const kept = await reportTargetProblem(store, target);
   if (kept !== null) throw failure('would-overwrite', kept, target);
-  const { result, reportParts } = d.last;
+  const { result, reportParts, outcome } = d.last;
+  const statuses = new Map([...d.review].map(([key, e]) => [key, e.status] as const));
+  // Pairs the check resolved that the review still lists as resolved (the user may have changed them since).
+  const found = new Set(result.results.map((r) => pairKey(r.a, r.b)));
+  const resolved = outcome.resolved.filter((p) => statuses.get(pairKey(p.a, p.b)) === 'resolved' && !found.has(pairKey(p.a, p.b)));
   const report = buildReport({
     assemblyName: name,
     ...(d.doc.name ? { title: d.doc.name } : {}),
     check: { ...result, warnings: [...d.warnings, ...result.warnings] },
+    review: { ids: d.resultIds, statuses, resolved },
+    inputs: d.inputs,
     parts: reportParts,
     generatedAt: new Date(),
     generator: { name: APP_NAME, version: APP_VERSION },

@@ -124,42 +124,44 @@ describe('buildReport', () => {
       },
       results: [
         {
-          a: 'bolt-1', b: 'plate', kind: 'interference', geometricKind: 'interference',
+          id: 'R1', a: 'bolt-1', b: 'plate', kind: 'interference', status: null, geometricKind: 'interference',
           volumeMm3: 3.52, centroidMm: [12.1, 40.5, 3.0], contained: false, containedPart: null,
           distanceMm: 0, closestPointsMm: null, depthMm: 0.5, toleranceMm: 0.01, reason: null,
           resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [[412, 97], [413, 97]],
         },
         {
-          a: 'plate', b: 'nut-12', kind: 'interference', geometricKind: 'interference',
+          id: 'R2', a: 'plate', b: 'nut-12', kind: 'interference', status: null, geometricKind: 'interference',
           volumeMm3: 664.4, centroidMm: [90, 20, 10], contained: true, containedPart: 'nut-12',
           distanceMm: 0, closestPointsMm: null, depthMm: null, toleranceMm: 0.01, reason: null,
           resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [],
         },
         {
-          a: 'nut-2', b: 'plate', kind: 'contact', geometricKind: 'contact',
+          id: 'R3', a: 'nut-2', b: 'plate', kind: 'contact', status: null, geometricKind: 'contact',
           volumeMm3: null, centroidMm: null, contained: false, containedPart: null,
           distanceMm: 0, closestPointsMm: null, depthMm: 0.004, toleranceMm: 0.01, reason: null,
           resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [[1, 2]],
         },
         {
-          a: 'gear', b: 'tet', kind: 'clearance', geometricKind: 'clearance',
+          id: 'R4', a: 'gear', b: 'tet', kind: 'clearance', status: null, geometricKind: 'clearance',
           volumeMm3: null, centroidMm: null, contained: false, containedPart: null,
           distanceMm: 0.3, closestPointsMm: [[1, 2, 3], [1.3, 2, 3]], depthMm: null, toleranceMm: 0.05, reason: null,
           resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [],
         },
         {
-          a: 'bolt-1', b: 'nut-2', kind: 'ignored', geometricKind: 'interference',
+          id: 'R5', a: 'bolt-1', b: 'nut-2', kind: 'ignored', status: 'ignored', geometricKind: 'interference',
           volumeMm3: null, centroidMm: null, contained: false, containedPart: null,
           distanceMm: null, closestPointsMm: null, depthMm: 0.2, toleranceMm: 0.01, reason: 'press fit by design',
           resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
           trianglePairs: [[5, 6]],
         },
       ],
-      parts: PARTS.map((p) => ({ ...p })),
+      resolved: [],
+      parts: PARTS.map((p) => ({ ...p, path: [p.name], displayName: p.id === 'nut-2' ? 'nut<1>' : p.id === 'nut-12' ? 'nut<2>' : p.name, transform: null })),
+      inputs: [],
       warnings: ['part "tet" is not a closed solid: no volume for its pairs'],
     });
   });
@@ -349,7 +351,7 @@ describe('reportToJson and parseReport', () => {
     expectReportError(() => parseReport(example), 'summary.contacts', /16 but results hold 0/);
     const report = parseReport(example, { checkConsistency: false });
     expect(report.results[0]).toEqual({
-      a: 'bolt-1', b: 'plate', kind: 'interference', geometricKind: 'interference',
+      id: 'R1', a: 'bolt-1', b: 'plate', kind: 'interference', status: null, geometricKind: 'interference',
       volumeMm3: 3.52, centroidMm: [12.1, 40.5, 3], contained: false, containedPart: null,
       distanceMm: null, closestPointsMm: null, depthMm: null, toleranceMm: 0.01, reason: null,
       resolutionMm: null, refinedDeflectionMm: null, separationRangeMm: null, possibleKinds: null,
@@ -435,10 +437,10 @@ describe('reportToCsv', () => {
     ]);
     expect(rows.slice(1)).toEqual([
       ['R1', 'bolt-1', 'bolt', 'plate', 'plate', 'interference', '', '3.52', '12.1', '40.5', '3', 'false', '0', '0.5', '2', '0.01', '', '', '', '', '', ''],
-      ['R2', 'plate', 'plate', 'nut-12', 'nut', 'interference', '', '664.4', '90', '20', '10', 'true', '0', '', '0', '0.01', '', '', '', '', '', ''],
-      ['R3', 'nut-2', 'nut', 'plate', 'plate', 'contact', '', '', '', '', '', 'false', '0', '0.004', '1', '0.01', '', '', '', '', '', ''],
+      ['R2', 'plate', 'plate', 'nut-12', 'nut<2>', 'interference', '', '664.4', '90', '20', '10', 'true', '0', '', '0', '0.01', '', '', '', '', '', ''],
+      ['R3', 'nut-2', 'nut<1>', 'plate', 'plate', 'contact', '', '', '', '', '', 'false', '0', '0.004', '1', '0.01', '', '', '', '', '', ''],
       ['R4', 'gear', 'gearwheel', 'tet', 'tetrahedron', 'clearance', '', '', '', '', '', 'false', '0.3', '', '0', '0.05', '', '', '', '', '', ''],
-      ['R5', 'bolt-1', 'bolt', 'nut-2', 'nut', 'ignored', 'ignored', '', '', '', '', 'false', '', '0.2', '1', '0.01', 'press fit by design', '', '', '', '', ''],
+      ['R5', 'bolt-1', 'bolt', 'nut-2', 'nut<1>', 'ignored', 'ignored', '', '', '', '', 'false', '', '0.2', '1', '0.01', 'press fit by design', '', '', '', '', ''],
     ]);
     expect(text.split('\r\n').length).toBe(7);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
@@ -549,7 +551,7 @@ function b64sha256(text: string): string {
 function tableRows(html: string, cls: string): string[][] {
   const table = new RegExp(`<table class="sortable ${cls}"[\\s\\S]*?<tbody>([\\s\\S]*?)</tbody>`).exec(html);
   expect(table).not.toBeNull();
-  return [...table![1]!.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) =>
+  return [...table![1]!.matchAll(/<tr(?: [^>]*)?>([\s\S]*?)<\/tr>/g)].map((m) =>
     [...m[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => decode(c[1]!.replace(/<[^>]*>/g, ''))));
 }
 
@@ -575,11 +577,11 @@ describe('reportToHtml', () => {
     expect(html.match(/<style/g)).toHaveLength(1);
     // The hostile strings are all there, as text.
     const results = tableRows(html, 'results');
-    expect(results.some((r) => r[0]!.includes(HOSTILE))).toBe(true); // the reason
-    expect(results.some((r) => r[1]!.includes(BREAKOUT) && r[1]!.includes(HOSTILE))).toBe(true);
+    expect(results.some((r) => r[1]!.includes(HOSTILE))).toBe(true); // the reason
+    expect(results.some((r) => r[3]!.includes(BREAKOUT) && r[3]!.includes(HOSTILE))).toBe(true);
     const parts = tableRows(html, 'parts');
-    expect(parts[0]).toEqual([HOSTILE, BREAKOUT, `${HOSTILE}.stl`, '0', '12', 'yes']);
-    expect(parts[1]).toEqual(['p2', HOSTILE, '</style><style>*{}', '1', '12', 'no']);
+    expect(parts[0]).toEqual([HOSTILE, BREAKOUT, `${HOSTILE}.stl`, '0', '12', 'yes', '—', '—']);
+    expect(parts[1]).toEqual(['p2', HOSTILE, '</style><style>*{}', '1', '12', 'no', '—', '—']);
   });
 
   it('escapes & < > " \'', () => {
@@ -620,18 +622,22 @@ describe('reportToHtml', () => {
     const html = reportToHtml(report);
     const rows = tableRows(html, 'results');
     expect(rows).toHaveLength(report.results.length);
-    expect(rows.map((r) => kindOf(r[0]!))).toEqual(['interference', 'interference', 'clearance', 'contact', 'ignored']);
-    expect(rows[0]).toEqual(['interference', 'bolt bolt-1', 'plate', '3.52 mm³', '0.5 mm', '0 mm', '2', 'no', '0.01 mm', 'as given']);
-    expect(rows[1]).toEqual(['interference', 'plate', 'nut nut-12', '664.4 mm³', '—', '0 mm', '0', 'yes: nut inside', '0.01 mm', 'as given']);
-    expect(rows[2]).toEqual(['clearance', 'gearwheel gear', 'tetrahedron tet', '—', '—', '0.3 mm', '0', 'no', '0.05 mm', 'as given']);
-    expect(rows[4]![0]).toBe('ignoredpress fit by designgeometry: interference');
+    expect(rows.map((r) => kindOf(r[1]!))).toEqual(['interference', 'interference', 'clearance', 'contact', 'ignored']);
+    // The location is printed (centroid, closest points), not a hover tooltip.
+    expect(rows[0]).toEqual(['R1', 'interference', '—', 'bolt bolt-1', 'plate', '3.52 mm³', '(12.1, 40.5, 3) mm', '0.5 mm', '0 mm', '—', '2', 'no', '0.01 mm', 'as given']);
+    expect(rows[1]).toEqual(['R2', 'interference', '—', 'plate', 'nut<2> nut-12', '664.4 mm³', '(90, 20, 10) mm', '—', '0 mm', '—', '0', 'yes: nut<2> inside', '0.01 mm', 'as given']);
+    expect(rows[2]).toEqual(['R4', 'clearance', '—', 'gearwheel gear', 'tetrahedron tet', '—', '—', '—', '0.3 mm', '(1, 2, 3) mm(1.3, 2, 3) mm', '0', 'no', '0.05 mm', 'as given']);
+    expect(rows[4]![1]).toBe('ignoredpress fit by designgeometry: interference');
+    expect(rows[4]![2]).toBe('Ignored');
     // Header labels with units; headers are buttons.
-    for (const label of ['Kind', 'Part A', 'Part B', 'Volume (mm³)', 'Depth (mm)', 'Min distance (mm)', 'Triangle pairs', 'Contained', 'Tolerance (mm)']) {
+    for (const label of ['No.', 'Kind', 'Status', 'Part A', 'Part B', 'Volume (mm³)', 'Centroid (mm)', 'Depth (mm)', 'Min distance (mm)', 'Closest points (mm)', 'Triangle pairs', 'Contained', 'Tolerance (mm)']) {
       expect(html).toContain(`<button type="button">${label}</button>`);
     }
-    // Exact values for sorting.
+    // Exact values for sorting; no tooltips.
     expect(html).toContain('data-v="3.52"');
-    expect(html).toContain('title="centroid (12.1, 40.5, 3) mm"');
+    expect(html).not.toContain('title="centroid');
+    // Each result row can be linked to by its number.
+    expect(html).toContain('<tr id="R1">');
   });
 
   it('shows the summary, settings, parts and footer', () => {
@@ -736,7 +742,7 @@ function fakeDom(html: string): { document: object; tables: FakeElement[] } {
     thead.appendChild(head);
     table.appendChild(thead);
     const tbody = new FakeElement('tbody');
-    for (const r of t[1]!.match(/<tbody>([\s\S]*?)<\/tbody>/)![1]!.matchAll(/<tr>([\s\S]*?)<\/tr>/g)) {
+    for (const r of t[1]!.match(/<tbody>([\s\S]*?)<\/tbody>/)![1]!.matchAll(/<tr(?: [^>]*)?>([\s\S]*?)<\/tr>/g)) {
       const tr = new FakeElement('tr');
       for (const c of r[1]!.matchAll(/<td([^>]*)>([\s\S]*?)<\/td>/g)) {
         const td = new FakeElement('td');
@@ -776,27 +782,29 @@ describe('the sorting script', () => {
 
   it('sorts numeric columns numerically, unmeasured values last, and toggles direction', () => {
     const { click, column, sortState } = setup();
-    click(3); // volume
-    expect(column(3)).toEqual(['3.52 mm³', '664.4 mm³', '—', '—', '—']);
-    expect(sortState()[3]).toBe('ascending');
-    expect(sortState()[0]).toBeNull();
-    click(3);
-    expect(column(3)).toEqual(['664.4 mm³', '3.52 mm³', '—', '—', '—']);
-    expect(sortState()[3]).toBe('descending');
-    click(4); // depth: 0.5, 0.004, 0.2 → numeric, not text order
-    expect(column(4)).toEqual(['0.004 mm', '0.2 mm', '0.5 mm', '—', '—']);
+    click(5); // volume
+    expect(column(5)).toEqual(['3.52 mm³', '664.4 mm³', '—', '—', '—']);
+    expect(sortState()[5]).toBe('ascending');
+    expect(sortState()[1]).toBeNull();
+    click(5);
+    expect(column(5)).toEqual(['664.4 mm³', '3.52 mm³', '—', '—', '—']);
+    expect(sortState()[5]).toBe('descending');
+    click(7); // depth: 0.5, 0.004, 0.2 → numeric, not text order
+    expect(column(7)).toEqual(['0.004 mm', '0.2 mm', '0.5 mm', '—', '—']);
+    click(0); // the result numbers, by number
+    expect(column(0)).toEqual(['R1', 'R2', 'R3', 'R4', 'R5']);
   });
 
   it('sorts text columns and kind by severity', () => {
     const { click, column } = setup();
-    click(0); // kind starts ascending by severity: the first click reverses it
-    expect(column(0).map(kindOf)).toEqual(['ignored', 'contact', 'clearance', 'interference', 'interference']);
+    click(1); // kind starts ascending by severity: the first click reverses it
+    expect(column(1).map(kindOf)).toEqual(['ignored', 'contact', 'clearance', 'interference', 'interference']);
+    click(3);
+    expect(column(3)).toEqual(['bolt bolt-1', 'bolt bolt-1', 'gearwheel gear', 'nut<1> nut-2', 'plate']);
+    click(3);
+    expect(column(3)).toEqual(['plate', 'nut<1> nut-2', 'gearwheel gear', 'bolt bolt-1', 'bolt bolt-1']);
     click(1);
-    expect(column(1)).toEqual(['bolt bolt-1', 'bolt bolt-1', 'gearwheel gear', 'nut nut-2', 'plate']);
-    click(1);
-    expect(column(1)).toEqual(['plate', 'nut nut-2', 'gearwheel gear', 'bolt bolt-1', 'bolt bolt-1']);
-    click(0);
-    expect(column(0).map(kindOf)).toEqual(['interference', 'interference', 'clearance', 'contact', 'ignored']);
+    expect(column(1).map(kindOf)).toEqual(['interference', 'interference', 'clearance', 'contact', 'ignored']);
   });
 
   it('leaves the placeholder row of an empty table alone', () => {

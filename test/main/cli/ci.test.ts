@@ -80,18 +80,19 @@ describe('--baseline', () => {
     const same = run(['check', input, '--baseline', baseline, '--report', path.join(dir, 'same.xml'), '--report', path.join(dir, 'same.csv')]);
     expect(same.status).toBe(0);
     expect(same.stdout).toContain(`baseline ${baseline}: 0 new, 0 worse, 1 as accepted, 0 resolved`);
-    expect(same.stdout).toMatch(/R1 +interference +a +b .* accepted/);
+    expect(same.stdout).toMatch(/R1 +interference +\S+ \(a\) +\S+ \(b\) .* accepted/);
     const sameSuite = (await readJunit(readFileSync(path.join(dir, 'same.xml'), 'utf8'))).testsuite[0]!;
     expect(sameSuite).toMatchObject({ failures: 0, tests: 3 });
     expect(sameSuite.testcase![0]!['system-out']![0]).toContain('as in the baseline');
     const csv = readFileSync(path.join(dir, 'same.csv'), 'utf8').split('\r\n');
-    expect(csv[1]).toMatch(/^R1,a,cube,b,cube,interference,active,/);
+    // Display names: the three parts all called cube, so the stem of their file, numbered.
+    expect(csv[1]).toMatch(/^R1,a,cube\.ascii<1>,b,cube\.ascii<2>,interference,active,/);
     // Worse: b moved 0.5 mm further into a (a larger volume; deeper ones: test/core/report/junit.test.ts).
     writeCubeAssembly(input, [{ id: 'a', x: 0 }, { id: 'b', x: 0.5 }, { id: 'c', x: 30 }]);
     const deeper = run(['check', input, '--baseline', baseline, '--report', path.join(dir, 'deeper.xml')]);
     expect(deeper.status).toBe(1);
     expect(deeper.stdout).toContain('0 new, 1 worse, 0 as accepted, 0 resolved');
-    expect(deeper.stdout).toMatch(/R1 +interference +a +b .* worse \(larger volume: 6 mm³, was 4 mm³\)/);
+    expect(deeper.stdout).toMatch(/R1 +interference +\S+ \(a\) +\S+ \(b\) .* worse \(larger volume: 6 mm³, was 4 mm³\)/);
     const deeperCase = (await readJunit(readFileSync(path.join(dir, 'deeper.xml'), 'utf8'))).testsuite[0]!.testcase![0]!;
     expect(deeperCase.failure![0]!.message).toMatch(/^R1 interference: 6 mm³, [\d.]+ mm deep \(worse than the baseline: larger volume: 6 mm³, was 4 mm³\)$/);
     // New: c moved into b; a / b as accepted.
@@ -100,7 +101,7 @@ describe('--baseline', () => {
     expect(added.status).toBe(1);
     expect(added.stdout).toContain('1 new, 0 worse, 1 as accepted, 0 resolved');
     expect(readFileSync(path.join(dir, 'new.csv'), 'utf8').split('\r\n').slice(1, 3).map((l) => l.split(',').slice(0, 7).join(',')))
-      .toEqual(['R1,a,cube,b,cube,interference,active', 'R2,b,cube,c,cube,interference,new']);
+      .toEqual(['R1,a,cube.ascii<1>,b,cube.ascii<2>,interference,active', 'R2,b,cube.ascii<2>,c,cube.ascii<3>,interference,new']);
     // Resolved: b moved clear of a.
     writeCubeAssembly(input, [{ id: 'a', x: 0 }, { id: 'b', x: 10 }, { id: 'c', x: 30 }]);
     const fixed = run(['check', input, '--baseline', baseline, '--report', path.join(dir, 'fixed.xml')]);

@@ -56,7 +56,8 @@ describe('interfere', () => {
     const r = run(['check', input, '--report', path.join(dir, 'r.html')]);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('6 interference(s)');
-    expect(r.stdout).toMatch(/interference \(contained\)\s+plate-10\s+nut-12/);
+    // Parts by their display names (the assembly's tree, numbered siblings), then their ids.
+    expect(r.stdout).toMatch(/interference \(contained\)\s+as1 \/ plate \(plate-10\)\s+as1 \/ l-bracket-assembly<\d> \/ nut<\d> \(nut-12\)/);
     const html = readFileSync(path.join(dir, 'r.html'), 'utf8');
     expect(html).toContain('<!DOCTYPE html>');
     expect(html).toContain('nut-12');

@@ -36,7 +36,7 @@ function fakeIpc(reply: (channel: string, payload: unknown) => unknown = () => (
 const doc: DocumentInfo = {
   id: 'doc-1', name: 'a.stp', path: '/m/a.stp', kind: 'model', parts: [],
   settings: { touchToleranceMm: null, clearanceMm: 0, contactIsInterference: false },
-  ignore: [], statuses: {}, dirty: false, warnings: [],
+  ignore: [], statuses: {}, resultIds: {}, dirty: false, warnings: [],
 };
 
 describe('reply envelopes', () => {

@@ -5,8 +5,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSyn
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createHash } from 'node:crypto';
 import { FileError, nodeAtomicFs, readFileChecked, removeStaleTempFiles, writeFileAtomic } from '../../../src-main/services/files.js';
-import type { AtomicFs } from '../../../src-main/services/files.js';
+import type { AtomicFs, FileRead } from '../../../src-main/services/files.js';
 
 let dir: string;
 
@@ -264,5 +265,31 @@ describe('removeStaleTempFiles', () => {
 
   it('a missing folder is nothing to clean', async () => {
     expect(await removeStaleTempFiles(path.join(dir, 'nope', 'x.json'))).toEqual([]);
+  });
+});
+
+describe('readFileChecked: what was read', () => {
+  it('reports the absolute path, size, modification time and SHA-256 of the bytes read', async () => {
+    const big = new Uint8Array(200_000).map((_, i) => (i * 31) & 0xff); // more than the first chunk
+    const file = path.join(dir, 'hashed.bin');
+    writeFileSync(file, big);
+    const seen: FileRead[] = [];
+    const bytes = await readFileChecked(path.relative(process.cwd(), file), { onRead: (r) => seen.push(r) });
+    expect(bytes.length).toBe(big.length);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.path).toBe(file);
+    expect(seen[0]!.sizeBytes).toBe(big.length);
+    expect(seen[0]!.sha256).toBe(createHash('sha256').update(big).digest('hex'));
+    expect(seen[0]!.modifiedAt).toBe(new Date(statSync(file).mtimeMs).toISOString());
+    // A file refused before it is read whole reports nothing.
+    const refused: unknown[] = [];
+    await expect(readFileChecked(file, { maxBytes: 10, onRead: (r) => refused.push(r) })).rejects.toThrow();
+    expect(refused).toEqual([]);
+    // An empty file hashes to the hash of nothing.
+    const empty = path.join(dir, 'empty.bin');
+    writeFileSync(empty, '');
+    let emptyRead: FileRead | null = null;
+    await readFileChecked(empty, { onRead: (r) => { emptyRead = r; } });
+    expect(emptyRead).toMatchObject({ sizeBytes: 0, sha256: createHash('sha256').update(new Uint8Array(0)).digest('hex') });
   });
 });
