@@ -42,7 +42,7 @@ function newestMtime(folders: string[]): number {
 export function ensureRendererBuilt(): void {
   const index = path.join(RENDERER, 'index.html');
   const newest = Math.max(
-    newestMtime([path.join(ROOT, 'src-renderer'), path.join(ROOT, 'src-main/contract')]),
+    newestMtime([path.join(ROOT, 'src-renderer'), path.join(ROOT, 'src-main/contract'), path.join(ROOT, 'src-core')]),
     statSync(path.join(ROOT, 'vite.config.ts')).mtimeMs,
   );
   if (existsSync(index) && statSync(index).mtimeMs >= newest) return;
