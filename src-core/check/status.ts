@@ -86,6 +86,27 @@ function statusOf(kind: FindingKind, prev: ReviewEntry | undefined): ResultStatu
   return 'active';
 }
 
+/**
+ * The review saved in an assembly's `resultStatus` field (an object of pair keys to statuses; the
+ * kinds are not saved): entries naming no two parts (`split`) or no known status are dropped and
+ * counted; a field that is not such an object is one dropped entry.
+ */
+export function readSavedReview(raw: unknown, split: (key: string) => readonly [string, string] | null): { review: Map<string, ReviewEntry>; dropped: number } {
+  const review = new Map<string, ReviewEntry>();
+  if (raw === undefined) return { review, dropped: 0 };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { review, dropped: 1 };
+  let dropped = 0;
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    const ids = split(key);
+    if (ids === null || typeof value !== 'string' || !(RESULT_STATUSES as readonly string[]).includes(value)) {
+      dropped++;
+      continue;
+    }
+    review.set(pairKey(ids[0], ids[1]), { status: value as ResultStatus, kind: null });
+  }
+  return { review, dropped };
+}
+
 /** The statuses of a check's results and the review after it; see the file comment. */
 export function diffStatuses(input: StatusDiffInput): StatusDiff {
   const { before, results } = input;

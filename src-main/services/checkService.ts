@@ -10,7 +10,7 @@ import type { ResolvedAssembly, ImportFunction } from '../../src-core/assembly/r
 import type { RefineLimits } from '../../src-core/check/refine.js';
 import type { CheckResult, CheckSettings } from '../../src-core/check/types.js';
 import { readResultIds } from '../../src-core/check/resultIds.js';
-import { splitPairKey } from '../../src-core/check/status.js';
+import { diffStatuses, pairKey, readSavedReview, splitPairKey } from '../../src-core/check/status.js';
 import { buildReport, type InterferenceReport, type ReportInput } from '../../src-core/report/index.js';
 import { defaultImporter, openAny, type DocumentKind } from './documents.js';
 import { InProcessCheckRunner, type CheckRunner, type RunnerPart } from './checkRunner.js';
@@ -177,11 +177,19 @@ export async function checkFile(filePath: string, options: CheckFileOptions = {}
   const partIds = new Set(assembly.parts.map((p) => p.id));
   const saved = readResultIds(assembly.doc.extra.resultIds, (key) => splitPairKey(key, partIds));
   const idWarnings = saved.dropped > 0 ? [`${saved.dropped} entr${saved.dropped === 1 ? 'y' : 'ies'} of resultIds name no pair of parts or no result id R<n> used once and were ignored`] : [];
+  // The review statuses the app saved: each result's status against them (new, active, ignored),
+  // and the findings this check no longer has (resolved), as the app's next check would give them.
+  const savedReview = readSavedReview(assembly.doc.extra.resultStatus, (key) => splitPairKey(key, partIds));
+  if (savedReview.dropped > 0) {
+    idWarnings.push(`${savedReview.dropped} entr${savedReview.dropped === 1 ? 'y' : 'ies'} of resultStatus name no pair of parts or no known status and were ignored`);
+  }
+  const diff = diffStatuses({ before: savedReview.review, results: check.results, partOrder: assembly.parts.map((p) => p.id) });
+  const resolved = diff.resolved.map((p) => ({ a: p.a, b: p.b }));
   const report = buildReport({
     assemblyName: fileName,
     title: assembly.doc.name || undefined,
     check: { ...check, warnings: [...assembly.warnings, ...idWarnings, ...check.warnings] },
-    review: { ids: saved.ids },
+    review: { ids: saved.ids, statuses: new Map(check.results.map((r, i) => [pairKey(r.a, r.b), diff.statuses[i]!])), resolved },
     inputs: prepared.inputs,
     parts: assembly.parts.map((p) => ({
       id: p.id,

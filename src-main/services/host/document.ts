@@ -12,7 +12,7 @@ import {
 import { displayNames } from '../../../src-core/assembly/displayName.js';
 import { ASSEMBLY_EXTENSION } from '../../../src-core/assembly/format.js';
 import type { AssemblyDoc, IgnoreRule as DocIgnoreRule, PartDef, SourceDef } from '../../../src-core/assembly/model.js';
-import { pairKey, RESULT_STATUSES, splitPairKey, type Review, type ReviewEntry, type ResultStatus } from '../../../src-core/check/status.js';
+import { pairKey, readSavedReview, splitPairKey, type Review, type ReviewEntry, type ResultStatus } from '../../../src-core/check/status.js';
 import type { CheckResult } from '../../../src-core/check/types.js';
 import { readResultIds, resultIdsObject } from '../../../src-core/check/resultIds.js';
 import type { ReportInput, ReportPartInput } from '../../../src-core/report/index.js';
@@ -112,7 +112,6 @@ export interface DocState {
 }
 
 export const IDENTITY = Float64Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-const STATUS_VALUES = new Set<string>(RESULT_STATUSES);
 
 export function newAutosaveState(): AutosaveState {
   return { timer: null, lastWrite: -Infinity, written: 0, chain: Promise.resolve() };
@@ -219,24 +218,14 @@ export function statusesOf(review: Review): Record<string, ResultStatus> {
 
 /** The review saved in the document's `resultStatus` field (kinds not known); bad entries are dropped with a warning. */
 export function readReview(d: DocState, warnings: string[]): Map<string, ReviewEntry> {
-  const out = new Map<string, ReviewEntry>();
   const raw = d.doc.extra.resultStatus;
-  if (raw === undefined) return out;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  const { review, dropped } = readSavedReview(raw, (key) => splitPairKey(key, d.partIndex));
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
     warnings.push('resultStatus is not an object of part pairs and was ignored');
-    return out;
+  } else if (dropped > 0) {
+    warnings.push(`${dropped} entr${dropped === 1 ? 'y' : 'ies'} of resultStatus name no pair of parts or no known status and were ignored`);
   }
-  let dropped = 0;
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    const ids = splitPairKey(key, d.partIndex);
-    if (ids === null || typeof value !== 'string' || !STATUS_VALUES.has(value)) {
-      dropped++;
-      continue;
-    }
-    out.set(pairKey(ids[0], ids[1]), { status: value as ResultStatus, kind: null });
-  }
-  if (dropped > 0) warnings.push(`${dropped} entr${dropped === 1 ? 'y' : 'ies'} of resultStatus name no pair of parts or no known status and were ignored`);
-  return out;
+  return review;
 }
 
 /**
