@@ -46,18 +46,18 @@ assembly of its bodies, each at its own placement, with default settings.
 Options:
   --report FILE       write a report; the format follows the extension: .json, .csv (UTF-8 with a
                       byte order mark, a result id R1, R2, ... -- the numbers saved in a saved
-                      assembly's resultIds, new pairs after them -- and a status column), .html (.htm)
-                      or .xml (JUnit XML for CI: one test suite per input, one test case per part
-                      pair checked, failing for interferences, clearance violations and, unless
+                      assembly's resultIds, new pairs after them -- and a status column: the review
+                      saved with the assembly, or with --baseline new or active), .html (.htm) or
+                      .xml (JUnit XML for CI: one test suite per input, one test case per part pair
+                      checked, failing for interferences, clearance violations and, unless
                       --undecided pass, undecided pairs; with --baseline only for new or worse
-                      ones). With several inputs, {name} in FILE is replaced by each input's
-                      name (its file name without .assembly.json or the extension); without it,
-                      "-<name>" is inserted before the extension, except for .xml, which is then
-                      one file for all inputs (written after the last). Inputs whose reports
-                      would be the same file (a/gear.stl and b/gear.stl) are refused before
-                      anything is checked: check them in separate runs, each with its own
-                      --report. May be given several times (--report junit.xml --report
-                      reports/{name}.json), each to another file.
+                      ones). With several inputs, {name} in FILE is replaced by each input's name
+                      (its file name without .assembly.json or the extension); without it, "-<name>"
+                      is inserted before the extension, except for .xml, which is then one file for
+                      all inputs (written after the last). Inputs whose reports would be the same
+                      file (a/gear.stl and b/gear.stl) are refused before anything is checked: check
+                      them in separate runs, each with its own --report. May be given several times
+                      (--report junit.xml --report reports/{name}.json), each to another file.
                       A report replaces only a regular file: never an input or a source file of
                       the run, a report this run wrote, a *.assembly.json file, a symbolic link,
                       a folder, a FIFO or a device (those are refused with a message)

@@ -119,7 +119,14 @@ class FakeApp extends EventEmitter {
   whenReady(): Promise<void> {
     return this.gate?.promise ?? Promise.resolve();
   }
+  /** Paths the app set (app.setPath), by name. */
+  readonly paths = new Map<string, string>();
+  setPath(name: string, value: string): void {
+    this.paths.set(name, value);
+  }
   getPath(name: string): string {
+    const set = this.paths.get(name);
+    if (set !== undefined) return set;
     if (name !== 'userData') throw new Error(`unexpected getPath(${name})`);
     return this.userData;
   }
@@ -156,6 +163,9 @@ function createFake() {
     forks: [] as { file: string; options: unknown }[],
     errorBoxes: [] as string[],
     permissionHandler: null as unknown,
+    /** The options of each crashReporter.start, and the items shell.showItemInFolder revealed. */
+    crashReporters: [] as unknown[],
+    shown: [] as string[],
   };
   const module = {
     app: state.app,
@@ -205,6 +215,12 @@ function createFake() {
         Object.assign(child, { pid: 1, stdout: null, stderr: null, postMessage() {}, kill() { return true; } });
         return child;
       },
+    },
+    crashReporter: {
+      start(options: unknown) { state.crashReporters.push(options); },
+    },
+    shell: {
+      showItemInFolder(item: string) { state.shown.push(item); },
     },
     screen: {
       getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1040 } }),

@@ -2,6 +2,7 @@
 // launch, a second launch, menu commands, drops, host events, the unsaved-changes prompt, quit.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUESTS } from '../../../src-main/contract/host.js';
@@ -108,6 +109,20 @@ describe('starting the app', () => {
     expect(page?.status).toBe(200);
     expect(page?.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(typeof f.permissionHandler).toBe('function');
+  });
+
+  it('keeps crash dumps locally, under the user-data folder, and uploads none', async () => {
+    await launch();
+    expect(f.crashReporters).toEqual([expect.objectContaining({ uploadToServer: false })]);
+    expect(f.app.paths.get('crashDumps')).toBe(path.join(f.app.userData, 'crash-dumps'));
+  });
+
+  it('Help › Show Log reveals the log file, which exists by then', async () => {
+    await launch();
+    menuItem(f.menus.at(-1)!, 'help.showLog').click();
+    expect(f.shown).toHaveLength(1);
+    expect(path.basename(f.shown[0]!)).toBe('interfere.log');
+    expect(existsSync(f.shown[0]!)).toBe(true);
   });
 
   it('gives the host service dialogs, utility processes, the user-data folder and the file named at launch', async () => {
