@@ -522,6 +522,12 @@ async function checkPair(
           centroid = overlap.centroid;
           // A crossing that encloses no volume (surfaces crossing along a seam) is contact.
           if (!(volume > threshold)) kind = 'contact';
+        } else if (-hi <= tol) {
+          // No volume to weigh it (a part is not a closed solid): a crossing certain only to a
+          // depth within the touch tolerance may enclose less than the volume that makes an
+          // interference, and the faces' chordal errors are estimates. Said so, not guessed.
+          kind = 'undecided';
+          d = { ...d, possible: ['interference', 'contact'] };
         }
       }
       return {
