@@ -6,6 +6,16 @@ const CAD_SOURCE = /\.(stp|step|igs|iges|brep|brp)"/i;
 /** Saved assemblies larger than this are not looked into (the check reads them anyway). */
 const MAX_PEEK_BYTES = 4 * 1024 * 1024;
 
+/** The launcher's answer for this process's command line (cli/launch.ts), so that it is worked out once. */
+const VERDICT = Symbol.for('interfere.wantsOpenCascade');
+
+/** wantsOpenCascade of this process's command line, worked out once (the launcher's answer when it gave one); only a start-up hint. */
+export function processWantsOpenCascade(argv: readonly string[]): boolean {
+  const holder = globalThis as { [VERDICT]?: boolean };
+  holder[VERDICT] ??= wantsOpenCascade(argv);
+  return holder[VERDICT];
+}
+
 /** Whether some input is, or names, a CAD file (a cheap guess: a wrong one costs only a compile). */
 export function wantsOpenCascade(argv: readonly string[]): boolean {
   if (argv[0] !== 'check') return false;

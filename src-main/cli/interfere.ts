@@ -20,7 +20,7 @@ import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
 import { createTreeBuilder } from '../services/treeBuilder.js';
 import { createImporter, machineImportLimits } from '../services/importers.js';
 import { sharedOcctWorkerProvider } from '../services/occtWorker.js';
-import { wantsOpenCascade } from './cadInputs.js';
+import { processWantsOpenCascade } from './cadInputs.js';
 import { Timings } from './timings.js';
 import { BYTES_PER_TRIANGLE, type ImportLimits } from '../../src-core/io/limits.js';
 import { MAX_TRIANGLES } from '../../src-core/geometry/mesh.js';
@@ -446,7 +446,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const o = opts;
   // OpenCascade's worker compiles its wasm while the inputs are read (the launcher may have started it already).
-  if (wantsOpenCascade(['check', ...o.files])) sharedOcctWorkerProvider().warm();
+  if (processWantsOpenCascade(['check', ...o.files])) sharedOcctWorkerProvider().warm();
   if (o.jobs !== undefined && o.jobs > CORES) {
     process.stderr.write(`interfere: --jobs ${o.jobs} is more than the ${CORES} cores of this machine; using ${CORES}\n`);
     o.jobs = CORES;

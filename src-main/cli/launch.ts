@@ -12,12 +12,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import nodeModule from 'node:module';
 import { prestartOcctWorker } from '../services/occtPrestart.js';
-import { wantsOpenCascade } from './cadInputs.js';
+import { processWantsOpenCascade } from './cadInputs.js';
 import { LAUNCHED_AT } from './timings.js';
 
 (globalThis as { [LAUNCHED_AT]?: number })[LAUNCHED_AT] = performance.now();
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 const worker = path.join(__dirname, '../compute/occtWorker.cjs');
-if (wantsOpenCascade(process.argv.slice(2)) && existsSync(worker)) prestartOcctWorker(worker);
+if (processWantsOpenCascade(process.argv.slice(2)) && existsSync(worker)) prestartOcctWorker(worker);
 // Loaded at run time, not bundled: the command line is its own file beside this one.
 nodeModule.createRequire(__filename)('./interfere-main.cjs');

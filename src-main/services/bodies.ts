@@ -131,29 +131,24 @@ export class EarlyTrees {
 
   /** Starts the trees of a source's placed bodies (those whose triangles are valid; meshesOf reports the others). */
   start(sourceId: string, bodies: readonly ImportedBody[], placed: readonly number[]): void {
-    const batch: { key: string; mesh: TriangleMesh }[] = [];
+    const batch: { key: string; mesh: TriangleMesh; body: ImportedBody }[] = [];
     for (const i of placed) {
       const body = bodies[i];
       if (body === undefined) continue;
-      let mesh: TriangleMesh;
       try {
-        mesh = createMesh(body.positions, body.indices);
+        batch.push({ key: bodyKey(sourceId, i), mesh: createMesh(body.positions, body.indices), body });
       } catch {
         continue;
       }
-      const key = bodyKey(sourceId, i);
-      batch.push({ key, mesh });
-      this.started.set(key, { body, mesh, tree: Promise.resolve(undefined) });
     }
     if (batch.length === 0) return;
-    const built = this.buildTrees(batch, { signal: this.controller.signal });
+    const built = this.buildTrees(batch.map(({ key, mesh }) => ({ key, mesh })), { signal: this.controller.signal });
     built.catch(() => undefined); // awaited by buildBodies, or dropped by stop()
     this.batches.push(built);
-    for (const { key } of batch) {
-      const entry = this.started.get(key)!;
+    for (const { key, mesh, body } of batch) {
       const tree = built.then((trees) => trees.get(key));
       tree.catch(() => undefined); // its failure is buildBodies's, when it gets that far
-      this.started.set(key, { ...entry, tree });
+      this.started.set(key, { body, mesh, tree });
     }
   }
 

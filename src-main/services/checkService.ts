@@ -184,12 +184,11 @@ export async function checkFile(filePath: string, options: CheckFileOptions = {}
     idWarnings.push(`${savedReview.dropped} entr${savedReview.dropped === 1 ? 'y' : 'ies'} of resultStatus name no pair of parts or no known status and were ignored`);
   }
   const diff = diffStatuses({ before: savedReview.review, results: check.results, partOrder: assembly.parts.map((p) => p.id) });
-  const resolved = diff.resolved.map((p) => ({ a: p.a, b: p.b }));
   const report = buildReport({
     assemblyName: fileName,
     title: assembly.doc.name || undefined,
     check: { ...check, warnings: [...assembly.warnings, ...idWarnings, ...check.warnings] },
-    review: { ids: saved.ids, statuses: new Map(check.results.map((r, i) => [pairKey(r.a, r.b), diff.statuses[i]!])), resolved },
+    review: { ids: saved.ids, statuses: new Map(check.results.map((r, i) => [pairKey(r.a, r.b), diff.statuses[i]!])), resolved: diff.resolved },
     inputs: prepared.inputs,
     parts: assembly.parts.map((p) => ({
       id: p.id,
