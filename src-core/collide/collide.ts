@@ -21,6 +21,24 @@ import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE, type ObbTree, type AabbTree, type HybridTree, type BvTree } from '../obbtree/layout.js';
 import { parseRigid, relative, type Rigid } from '../geometry/rigid.js';
 import type { CollideMode, CollideResult, RigidTransform } from './types.js';
+import { queryKernel } from '../kernel/kernel.js';
+
+/**
+ * Which implementation runs OBB queries: the WebAssembly kernel (kernel/kernel.ts, the default
+ * where WebAssembly is available) or this file's TypeScript traversal. Both report exactly the
+ * same pairs and counts; the choice exists for the benchmark and the tests that compare them.
+ */
+export type QueryKernel = 'wasm' | 'ts';
+let kernelChoice: QueryKernel = 'wasm';
+
+export function setQueryKernel(choice: QueryKernel): void {
+  kernelChoice = choice;
+}
+
+/** The kernel OBB queries run on now ('ts' where WebAssembly is unavailable). */
+export function activeQueryKernel(): QueryKernel {
+  return kernelChoice === 'wasm' && queryKernel() !== null ? 'wasm' : 'ts';
+}
 
 const U = 2 ** -53;
 
@@ -269,12 +287,18 @@ function obbDisjoint(AB: Float64Array, C: Float64Array, i: number, j: number, et
 /** Do the meshes of two OBB trees intersect, and where? B is placed in A's frame by `transform`. */
 export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mode: CollideMode): CollideResult {
   beginQuery(a, b, transform, mode);
+  const wasm = kernelChoice === 'wasm' ? queryKernel() : null;
   try {
+    if (wasm) return kernelResult(wasm.query(a, b, M, VB, null, Q.eta, Q.stopAtFirst));
     Q.boxTests += traverseObb(a, b);
   } finally {
     busy = false;
   }
   return endQuery();
+}
+
+function kernelResult(r: { pairCount: number; pairs: Uint32Array; boxTests: number; triTests: number }): CollideResult {
+  return { hit: r.pairCount > 0, pairCount: r.pairCount, pairs: r.pairs, boxTests: r.boxTests, triTests: r.triTests };
 }
 
 /**
@@ -516,7 +540,9 @@ function traverseHybrid(a: HybridTree, b: HybridTree): number {
  */
 export function collidePlaced(a: BvTree, placementA: Rigid, b: BvTree, placementB: Rigid, mode: CollideMode): CollideResult {
   beginQuery(a, b, null, mode, placementA, placementB);
+  const wasm = kernelChoice === 'wasm' && a.kind === 'obb' && b.kind === 'obb' ? queryKernel() : null;
   try {
+    if (wasm) return kernelResult(wasm.query(a as ObbTree, b as ObbTree, M, VB, MA, Q.eta, Q.stopAtFirst));
     if (a.kind === 'obb' && b.kind === 'obb') Q.boxTests += traverseObb(a, b);
     else if (a.kind === 'aabb' && b.kind === 'aabb') Q.boxTests += traverseAabb(a, b);
     else if (a.kind === 'hybrid' && b.kind === 'hybrid') Q.boxTests += traverseHybrid(a, b);

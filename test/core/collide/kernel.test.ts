@@ -1,0 +1,146 @@
+// The WebAssembly query kernel against the TypeScript traversal and the brute-force oracle: the
+// same pairs, in the same order, with the same box and triangle test counts, on every mesh family
+// of the property tests (random soups, closed overlaps, exact vertex/edge/face contact, coplanar
+// surface contact, coincident meshes, symmetric placements, degenerate triangles), for trees
+// built in the kernel's memory and for trees copied in (deserialised, as the check process gets
+// them), in relative and placed queries.
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createMesh } from '../../../src-core/geometry/mesh.js';
+import { buildObbTree } from '../../../src-core/obbtree/build.js';
+import { deserializeTree, serializeTree } from '../../../src-core/obbtree/serialize.js';
+import type { ObbTree } from '../../../src-core/obbtree/layout.js';
+import { activeQueryKernel, collide, collidePlaced, setQueryKernel } from '../../../src-core/collide/collide.js';
+import { collideBruteForce } from '../../../src-core/collide/bruteForce.js';
+import type { CollideMode, CollideResult } from '../../../src-core/collide/types.js';
+import { compose, parseRigid } from '../../../src-core/geometry/rigid.js';
+import { queryKernel, releaseTree } from '../../../src-core/kernel/kernel.js';
+import { MESH_PAIR_ARBS, boxMesh, gridMesh, makePose, IDENTITY, quaternionToMatrix } from '../../support/meshArbitraries.js';
+import type { MeshData } from '../../support/meshArbitraries.js';
+
+const tree = (d: MeshData, leafSize?: number): ObbTree => buildObbTree(createMesh(d.positions, d.indices), leafSize ? { leafSize } : {});
+/** A tree whose arrays are ordinary buffers, as deserialisation in another process makes them. */
+const copied = (t: ObbTree): ObbTree => {
+  const s = serializeTree(t);
+  return deserializeTree({ ...s, buffers: s.buffers.map((b) => b.slice(0)) }) as ObbTree;
+};
+
+function run(kernel: 'wasm' | 'ts', f: () => CollideResult): CollideResult {
+  setQueryKernel(kernel);
+  try {
+    return f();
+  } finally {
+    setQueryKernel('wasm');
+  }
+}
+
+function expectSame(w: CollideResult, t: CollideResult): void {
+  expect(Array.from(w.pairs)).toEqual(Array.from(t.pairs));
+  expect(w.pairCount).toBe(t.pairCount);
+  expect(w.hit).toBe(t.hit);
+  expect(w.boxTests).toBe(t.boxTests);
+  expect(w.triTests).toBe(t.triTests);
+}
+
+const sortedKeys = (pairs: Uint32Array): number[] => {
+  const keys: number[] = [];
+  for (let k = 0; k < pairs.length; k += 2) keys.push(pairs[k]! * 2 ** 32 + pairs[k + 1]!);
+  return keys.sort((x, y) => x - y);
+};
+
+afterEach(() => setQueryKernel('wasm'));
+
+describe('WebAssembly query kernel', () => {
+  it('is available here, and is the default for OBB queries', () => {
+    expect(queryKernel()).not.toBeNull();
+    expect(activeQueryKernel()).toBe('wasm');
+  });
+
+  for (const [family, arb] of Object.entries(MESH_PAIR_ARBS)) {
+    it(`equals the TypeScript traversal and brute force on ${family} pairs (any and all)`, () => {
+      fc.assert(
+        fc.property(arb, fc.constantFrom(1, 4), fc.boolean(), (p, leafSize, copy) => {
+          let a = tree(p.a, leafSize), b = tree(p.b, leafSize);
+          if (copy) {
+            a = copied(a);
+            b = copied(b);
+          }
+          for (const mode of ['all', 'any'] as CollideMode[]) {
+            const w = run('wasm', () => collide(a, b, p.pose, mode));
+            const t = run('ts', () => collide(a, b, p.pose, mode));
+            expectSame(w, t);
+          }
+          const all = run('wasm', () => collide(a, b, p.pose, 'all'));
+          const brute = collideBruteForce(createMesh(p.a.positions, p.a.indices), createMesh(p.b.positions, p.b.indices), p.pose, 'all');
+          expect(sortedKeys(all.pairs)).toEqual(sortedKeys(brute));
+        }),
+        { numRuns: 60 },
+      );
+    });
+  }
+
+  it('equals the TypeScript traversal on placed queries (each part in the world)', () => {
+    fc.assert(
+      fc.property(MESH_PAIR_ARBS.closedOverlap!, fc.double({ min: -50, max: 50, noNaN: true }), (p, shift) => {
+        const a = tree(p.a), b = tree(p.b);
+        const placeA = parseRigid(makePose(quaternionToMatrix(0.9, 0.1, -0.3, 0.2), [shift, 1.5, -2]));
+        // B's placement in the world puts it where `pose` puts it in A's frame.
+        const placeB = compose(placeA, parseRigid(p.pose));
+        for (const mode of ['all', 'any'] as CollideMode[]) {
+          expectSame(run('wasm', () => collidePlaced(a, placeA, b, placeB, mode)), run('ts', () => collidePlaced(a, placeA, b, placeB, mode)));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('grows its pair list past its first block (coplanar grids: every cell touches many)', () => {
+    const g = gridMesh(60, 60, 1);
+    const a = tree(g), b = tree(g);
+    const pose = makePose(IDENTITY, [0.5, 0.25, 0]);
+    const w = run('wasm', () => collide(a, b, pose, 'all'));
+    const t = run('ts', () => collide(a, b, pose, 'all'));
+    expect(w.pairCount).toBeGreaterThan(4 * 1024);
+    expectSame(w, t);
+  });
+
+  it('hands touching pairs to the exact test and agrees with it', () => {
+    const k = queryKernel()!;
+    const a = tree(boxMesh([0, 0, 0], [10, 10, 10], 2)), b = tree(boxMesh([0, 0, 0], [10, 10, 10], 2));
+    // Face to face: B on top of A.
+    const pose = makePose(IDENTITY, [0, 0, 10]);
+    const m = parseRigid(pose);
+    const r = k.query(a, b, m, m, null, 1e-12, false);
+    expect(r.exactFallbacks).toBeGreaterThan(0);
+    const t = run('ts', () => collide(a, b, pose, 'all'));
+    expect(sortedKeys(r.pairs)).toEqual(sortedKeys(t.pairs));
+    expect(r.pairCount).toBe(t.pairCount);
+  });
+
+  it('answers again after a copied tree is released, and after the trees are rebuilt', () => {
+    const d = boxMesh([0, 0, 0], [10, 10, 10], 3);
+    const pose = makePose(quaternionToMatrix(0.8, 0.2, 0.5, -0.1), [4, 3, 2]);
+    const a = copied(tree(d)), b = copied(tree(d));
+    const first = collide(a, b, pose, 'all');
+    releaseTree(a);
+    releaseTree(b);
+    expectSame(collide(a, b, pose, 'all'), first);
+    for (let k = 0; k < 5; k++) {
+      const a2 = tree(d), b2 = tree(d);
+      expectSame(collide(a2, b2, pose, 'all'), first);
+    }
+    expectSame(run('ts', () => collide(a, b, pose, 'all')), first);
+  });
+
+  it('builds trees in its own memory, where growing it never detaches them', () => {
+    const d = boxMesh([0, 0, 0], [10, 10, 10], 4);
+    const t = tree(d);
+    expect(t.boxes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const before = Array.from(t.boxes.subarray(0, 15));
+    // Enough storage to make the memory grow several times over.
+    const many = Array.from({ length: 40 }, () => tree(gridMesh(80, 80, 1)));
+    expect(many.length).toBe(40);
+    expect(Array.from(t.boxes.subarray(0, 15))).toEqual(before);
+    expect(t.positions.length).toBe(d.positions.length);
+  });
+});
