@@ -313,6 +313,7 @@ function runOne(
   for (let w = 0; w < warmup; w++) {
     const state: unknown = strategy.build(meshA, meshB);
     for (const pose of warmPoses) strategy.query(state, pose, scenario.query);
+    strategy.dispose?.(state);
   }
   const buildAll: number[] = [];
   const queryAll: number[] = [];
@@ -357,6 +358,7 @@ function runOne(
     }
     if (queryMs <= Math.min(...queryAll)) fastestPerPose = perPoseMs;
     if (rep === reps - 1) model = strategy.modelBytes(state);
+    strategy.dispose?.(state);
   }
 
   if (scenario.query === 'any' && counts.some((c) => c !== 0 && c !== 1)) {
