@@ -96,6 +96,8 @@ class Arena {
   private highWater: number;
   /** Was the block the last `alloc` returned never handed out before (so still all zeros)? */
   lastFresh = false;
+  /** Bumped whenever the memory grows (views over it must then be made again). */
+  growths = 0;
 
   constructor(private readonly memory: WasmMemory, base: number) {
     this.top = base;
@@ -124,6 +126,7 @@ class Arena {
         // Grow by at least half again, so that a run of allocations grows the memory a few times.
         const want = Math.max(end, Math.min(have * 1.5, MAX_BYTES));
         if (want > MAX_BYTES || this.memory.grow(Math.ceil((want - have) / PAGE)) < 0) throw new RangeError('query kernel: out of memory');
+        this.growths++;
       }
       this.top = end;
     }
@@ -203,6 +206,7 @@ class Kernel {
   private pairsAt = 0;
   private pairCap = 0;
   private epoch = 0;
+  private seenGrowths = 0;
 
   constructor(api: WasmApi, bytes: Uint8Array) {
     const module = new api.Module(bytes);
@@ -229,7 +233,8 @@ class Kernel {
 
   /** The memory as doubles, renewed after the memory grew. */
   private view(): Float64Array {
-    if (this.u8.length !== this.memory.buffer.byteLength) {
+    if (this.seenGrowths !== this.arena.growths) {
+      this.seenGrowths = this.arena.growths;
       this.f64 = new Float64Array(this.memory.buffer);
       this.i32 = new Int32Array(this.memory.buffer);
       this.u8 = new Uint8Array(this.memory.buffer);
@@ -378,9 +383,11 @@ class Kernel {
       this.epoch = 1;
     }
     const F = this.view(), i = this.i32, p = (PARAMS + P_INT) / 4;
-    F.set(m.subarray(0, 12), (PARAMS + P_M) / 8);
-    F.set(vb.subarray(0, 12), (PARAMS + P_VB) / 8);
-    if (ma) F.set(ma.subarray(0, 12), (PARAMS + P_MA) / 8);
+    for (let k = 0; k < 12; k++) {
+      F[(PARAMS + P_M) / 8 + k] = m[k];
+      F[(PARAMS + P_VB) / 8 + k] = vb[k];
+    }
+    if (ma) for (let k = 0; k < 12; k++) F[(PARAMS + P_MA) / 8 + k] = ma[k];
     F[(PARAMS + P_ETA) / 8] = eta;
     i[p + I.aBoxes] = ra.boxes; i[p + I.aNodes] = ra.nodes; i[p + I.aTriVerts] = ra.triVerts; i[p + I.aPos] = ra.positions; i[p + I.aOrder] = ra.triOrder;
     i[p + I.bBoxes] = rb.boxes; i[p + I.bNodes] = rb.nodes; i[p + I.bTriVerts] = rb.triVerts; i[p + I.bPos] = rb.positions; i[p + I.bOrder] = rb.triOrder;
@@ -394,7 +401,7 @@ class Kernel {
     const out = this.i32;
     return {
       pairCount: count,
-      pairs: new Uint32Array(this.memory.buffer, this.pairsAt, 2 * count).slice(),
+      pairs: count === 0 ? new Uint32Array(0) : new Uint32Array(this.i32.buffer, this.pairsAt, 2 * count).slice(),
       boxTests: out[p + I.outBox],
       triTests: out[p + I.outTri],
       exactFallbacks: out[p + I.outExact],
