@@ -209,10 +209,11 @@ class Kernel {
   private seenGrowths = 0;
 
   constructor(api: WasmApi, bytes: Uint8Array) {
-    const module = new api.Module(bytes);
     // Shared memory never detaches its views when it grows, so trees can live in it (see
     // `treeStorage`); it reserves address space up to its maximum and commits only what is used.
+    // Made first: where it is refused (a page without cross-origin isolation) nothing is compiled.
     this.memory = new api.Memory({ initial: 2, maximum: 65536, shared: true });
+    const module = new api.Module(bytes);
     const instance = new api.Instance(module, {
       env: {
         memory: this.memory,
