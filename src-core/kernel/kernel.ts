@@ -49,8 +49,8 @@ const I = {
   stack: 15, pairs: 17, pairCap: 18, epoch: 19, any: 20, placed: 21,
   outPairs: 22, outBox: 23, outTri: 24, outExact: 25,
 } as const;
-/** First byte after the parameter block and the triangle scratch G. */
-const TREES_BASE = PARAMS + 2048;
+/** First byte after page 1 (the parameter block, the triangle scratch, the expansion buffers). */
+const TREES_BASE = PARAMS + PAGE;
 /**
  * Resident trees, least recently used first, are dropped past this many bytes (a dropped tree is
  * copied again on its next query).
@@ -62,7 +62,7 @@ export interface KernelQuery {
   readonly pairs: Uint32Array;
   readonly boxTests: number;
   readonly triTests: number;
-  /** Triangle pairs the filter could not certify, decided by the exact TypeScript test. */
+  /** Triangle pairs outside the kernel's exact range, decided by the TypeScript test (BigInt). */
   readonly exactFallbacks: number;
 }
 

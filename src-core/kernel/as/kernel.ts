@@ -3,13 +3,13 @@
 // tree-vs-tree traversal with the 15-axis separating-axis test, and the leaf pairs' triangle
 // tests — with the same arithmetic in the same order, so it reports exactly the same pairs.
 //
-// Exactness: a triangle pair is decided here only when every orientation determinant the
-// Guigue–Devillers test needs is certified by the floating-point filter (the same bound as
-// geometry/predicates.ts: |det| > O3D_ERR_A · permanent + underflow slack). Any other pair — a
-// determinant within rounding of zero, so touching, coplanar or degenerate configurations — is
-// handed to the TypeScript test (`exactPair`, imported), which is exact for every input. WebAssembly
-// f64 arithmetic is IEEE 754 binary64 with round-to-nearest and no fused multiply-add, so every
-// value computed here equals the TypeScript one.
+// Exactness: most pairs are decided by the floating-point filter alone (the same bound as
+// geometry/predicates.ts: |det| > O3D_ERR_A · permanent + underflow slack). A pair with a
+// determinant within rounding of zero — touching, coplanar or degenerate triangles — goes through
+// the exact path below, a port of predicates.ts's expansion arithmetic and of triTri.ts's complete
+// test; inputs beyond the expansions' safe range go to the TypeScript test (`exactPair`,
+// imported, with its BigInt path). WebAssembly f64 arithmetic is IEEE 754 binary64 with
+// round-to-nearest and no fused multiply-add, so every value computed here equals the TypeScript one.
 //
 // Memory: the host (src-core/kernel/kernel.ts) owns the layout. It writes a parameter block at
 // PARAMS (matrices, tolerances, pointers to the trees' arrays and the scratch), calls `query`, and
@@ -302,6 +302,382 @@ function triTriFiltered(pa: usize, a0: usize, a1: usize, a2: usize, pb: usize, b
   return triTri3d(0, 24, 48, 72, 120, 96, dp2, dr2, dq2);
 }
 
+// ---- The exact path, for the pairs the filter leaves undecided ----------------------------------
+// A port of geometry/predicates.ts (expansion arithmetic: error-free TwoSum and TwoProduct) and of
+// geometry/triTri.ts's complete test (zero signs, coplanar and degenerate triangles). Inputs with a
+// magnitude outside [1e-60, 1e60], where expansions could underflow, set `bail`: the TypeScript
+// test (its BigInt path) decides those pairs.
+
+const SPLITTER: f64 = 134217729.0; // 2^27 + 1
+const CCW_ERR_A: f64 = (3.0 + 16.0 * EPS) * EPS;
+const SAFE_MAX: f64 = 1e60;
+const SAFE_MIN: f64 = 1e-60;
+/** Two expansion buffers of 256 doubles; a determinant here needs at most 96 components. */
+const EXP_0: usize = PARAMS + 4096;
+const EXP_1: usize = PARAMS + 6144;
+let expCur: usize = EXP_0;
+let expNext: usize = EXP_1;
+let expLen: i32 = 0;
+let bail: bool = false;
+
+/** Adds b to the running expansion exactly (Grow-Expansion, zero-eliminated). */
+function grow(b: f64): void {
+  if (b == 0) return;
+  let q = b;
+  let n: i32 = 0;
+  for (let i: i32 = 0; i < expLen; i++) {
+    const e = load<f64>(expCur + (<usize>i << 3));
+    const x = q + e;
+    const bv = x - q;
+    const av = x - bv;
+    const lo = (q - av) + (e - bv);
+    q = x;
+    if (lo != 0) store<f64>(expNext + (<usize>(n++) << 3), lo);
+  }
+  if (q != 0) store<f64>(expNext + (<usize>(n++) << 3), q);
+  const t = expCur;
+  expCur = expNext;
+  expNext = t;
+  expLen = n;
+}
+
+/** Adds s·x·y·z exactly (the four doubles of two TwoProducts). */
+function growTripleProduct(s: f64, x: f64, y: f64, z: f64): void {
+  const p1 = x * y;
+  let c = SPLITTER * x;
+  const xhi = c - (c - x);
+  const xlo = x - xhi;
+  c = SPLITTER * y;
+  const yhi = c - (c - y);
+  const ylo = y - yhi;
+  const p0 = xlo * ylo - (((p1 - xhi * yhi) - xlo * yhi) - xhi * ylo);
+  c = SPLITTER * z;
+  const zhi = c - (c - z);
+  const zlo = z - zhi;
+  const q1 = z * p1;
+  c = SPLITTER * p1;
+  let hi = c - (c - p1);
+  let lo = p1 - hi;
+  const q0 = zlo * lo - (((q1 - zhi * hi) - zlo * hi) - zhi * lo);
+  const r1 = z * p0;
+  c = SPLITTER * p0;
+  hi = c - (c - p0);
+  lo = p0 - hi;
+  const r0 = zlo * lo - (((r1 - zhi * hi) - zlo * hi) - zhi * lo);
+  grow(s * q0);
+  grow(s * r0);
+  grow(s * q1);
+  grow(s * r1);
+}
+
+/** Adds s·x·y exactly. */
+function growProduct(s: f64, x: f64, y: f64): void {
+  const p1 = x * y;
+  let c = SPLITTER * x;
+  const xhi = c - (c - x);
+  const xlo = x - xhi;
+  c = SPLITTER * y;
+  const yhi = c - (c - y);
+  const ylo = y - yhi;
+  const p0 = xlo * ylo - (((p1 - xhi * yhi) - xlo * yhi) - xhi * ylo);
+  grow(s * p0);
+  grow(s * p1);
+}
+
+function expansionSign(): f64 {
+  return expLen == 0 ? 0 : load<f64>(expCur + (<usize>(expLen - 1) << 3)) > 0 ? 1 : -1;
+}
+
+/** Error of the subtraction a − b whose rounded value is x: zero exactly when a − b is exact. */
+@inline function diffTail(a: f64, b: f64, x: f64): f64 {
+  const bv = a - x;
+  const av = x + bv;
+  return (a - av) + (bv - b);
+}
+
+@inline function safe(v: f64): bool {
+  const m = abs<f64>(v);
+  return m == 0 || (m <= SAFE_MAX && m >= SAFE_MIN);
+}
+
+function orient2dExact(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64): f64 {
+  if ((ax == bx && bx == cx) || (ay == by && by == cy)) return 0;
+  if (!(safe(ax) && safe(ay) && safe(bx) && safe(by) && safe(cx) && safe(cy))) {
+    bail = true;
+    return 0;
+  }
+  const ux = bx - ax, uy = by - ay, vx = cx - ax, vy = cy - ay;
+  expLen = 0;
+  if (diffTail(bx, ax, ux) == 0 && diffTail(by, ay, uy) == 0 && diffTail(cx, ax, vx) == 0 && diffTail(cy, ay, vy) == 0) {
+    growProduct(1, ux, vy);
+    growProduct(-1, uy, vx);
+  } else {
+    growProduct(1, ax, by);
+    growProduct(-1, bx, ay);
+    growProduct(1, bx, cy);
+    growProduct(-1, cx, by);
+    growProduct(1, cx, ay);
+    growProduct(-1, ax, cy);
+  }
+  return expansionSign();
+}
+
+function orient3dExact(ax: f64, ay: f64, az: f64, bx: f64, by: f64, bz: f64, cx: f64, cy: f64, cz: f64, dx: f64, dy: f64, dz: f64): f64 {
+  if ((az == bz && bz == cz && cz == dz) || (ax == bx && bx == cx && cx == dx) || (ay == by && by == cy && cy == dy)) return 0;
+  if (!(safe(ax) && safe(ay) && safe(az) && safe(bx) && safe(by) && safe(bz) && safe(cx) && safe(cy) && safe(cz) && safe(dx) && safe(dy) && safe(dz))) {
+    bail = true;
+    return 0;
+  }
+  const ux = bx - ax, uy = by - ay, uz = bz - az;
+  const vx = cx - ax, vy = cy - ay, vz = cz - az;
+  const wx = dx - ax, wy = dy - ay, wz = dz - az;
+  expLen = 0;
+  if (
+    diffTail(bx, ax, ux) == 0 && diffTail(by, ay, uy) == 0 && diffTail(bz, az, uz) == 0 &&
+    diffTail(cx, ax, vx) == 0 && diffTail(cy, ay, vy) == 0 && diffTail(cz, az, vz) == 0 &&
+    diffTail(dx, ax, wx) == 0 && diffTail(dy, ay, wy) == 0 && diffTail(dz, az, wz) == 0
+  ) {
+    growTripleProduct(1, wx, uy, vz);
+    growTripleProduct(-1, wx, uz, vy);
+    growTripleProduct(1, wy, uz, vx);
+    growTripleProduct(-1, wy, ux, vz);
+    growTripleProduct(1, wz, ux, vy);
+    growTripleProduct(-1, wz, uy, vx);
+    return expansionSign();
+  }
+  growTripleProduct(-1, az, bx, cy);
+  growTripleProduct(1, az, cx, by);
+  growTripleProduct(1, az, bx, dy);
+  growTripleProduct(-1, az, dx, by);
+  growTripleProduct(-1, az, cx, dy);
+  growTripleProduct(1, az, dx, cy);
+  growTripleProduct(1, bz, ax, cy);
+  growTripleProduct(-1, bz, cx, ay);
+  growTripleProduct(-1, bz, ax, dy);
+  growTripleProduct(1, bz, dx, ay);
+  growTripleProduct(1, bz, cx, dy);
+  growTripleProduct(-1, bz, dx, cy);
+  growTripleProduct(-1, cz, ax, by);
+  growTripleProduct(1, cz, bx, ay);
+  growTripleProduct(1, cz, ax, dy);
+  growTripleProduct(-1, cz, dx, ay);
+  growTripleProduct(-1, cz, bx, dy);
+  growTripleProduct(1, cz, dx, by);
+  growTripleProduct(1, dz, ax, by);
+  growTripleProduct(-1, dz, bx, ay);
+  growTripleProduct(-1, dz, ax, cy);
+  growTripleProduct(1, dz, cx, ay);
+  growTripleProduct(1, dz, bx, cy);
+  growTripleProduct(-1, dz, cx, by);
+  return expansionSign();
+}
+
+/** orient2d with an exact sign (filter, then exact). */
+function orient2d(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64): f64 {
+  const l = (bx - ax) * (cy - ay);
+  const r = (by - ay) * (cx - ax);
+  const det = l - r;
+  const bound = CCW_ERR_A * (abs<f64>(l) + abs<f64>(r)) + FILTER_TINY;
+  if (det > bound || -det > bound) return det;
+  return orient2dExact(ax, ay, bx, by, cx, cy);
+}
+
+/** orient3d of the points at byte offsets a, b, c, d of G, with an exact sign. */
+function orientG(a: usize, b: usize, c: usize, d: usize): f64 {
+  const r = o3d(a, b, c, d);
+  if (r == r) return r;
+  return orient3dExact(
+    load<f64>(G + a), load<f64>(G + a, 8), load<f64>(G + a, 16),
+    load<f64>(G + b), load<f64>(G + b, 8), load<f64>(G + b, 16),
+    load<f64>(G + c), load<f64>(G + c, 8), load<f64>(G + c, 16),
+    load<f64>(G + d), load<f64>(G + d, 8), load<f64>(G + d, 16),
+  );
+}
+
+@inline function gx(p: usize, k: i32): f64 {
+  return load<f64>(G + p + (<usize>k << 3));
+}
+
+function isDegenerate(p: usize, q: usize, r: usize): bool {
+  return (
+    orient2d(gx(p, 0), gx(p, 1), gx(q, 0), gx(q, 1), gx(r, 0), gx(r, 1)) == 0 &&
+    orient2d(gx(p, 1), gx(p, 2), gx(q, 1), gx(q, 2), gx(r, 1), gx(r, 2)) == 0 &&
+    orient2d(gx(p, 2), gx(p, 0), gx(q, 2), gx(q, 0), gx(r, 2), gx(r, 0)) == 0
+  );
+}
+
+/** 2D orientation of three points of G in the coordinate plane that drops axis k. */
+function orientProj(k: i32, a: usize, b: usize, c: usize): f64 {
+  const i = k == 0 ? 1 : 0;
+  const j = k == 2 ? 1 : 2;
+  return orient2d(gx(a, i), gx(a, j), gx(b, i), gx(b, j), gx(c, i), gx(c, j));
+}
+
+function projectionAxis(p: usize, q: usize, r: usize): i32 {
+  const ux = gx(q, 0) - gx(p, 0), uy = gx(q, 1) - gx(p, 1), uz = gx(q, 2) - gx(p, 2);
+  const vx = gx(r, 0) - gx(p, 0), vy = gx(r, 1) - gx(p, 1), vz = gx(r, 2) - gx(p, 2);
+  const nx = abs<f64>(uy * vz - uz * vy), ny = abs<f64>(uz * vx - ux * vz), nz = abs<f64>(ux * vy - uy * vx);
+  const first = nx >= ny && nx >= nz ? 0 : ny >= nz ? 1 : 2;
+  if (orientProj(first, p, q, r) != 0) return first;
+  for (let k = 0; k < 3; k++) if (k != first && orientProj(k, p, q, r) != 0) return k;
+  return first;
+}
+
+function pointInTriangle2d(k: i32, x: usize, p: usize, q: usize, r: usize): bool {
+  const s: f64 = orientProj(k, p, q, r) > 0 ? 1 : -1;
+  return s * orientProj(k, p, q, x) >= 0 && s * orientProj(k, q, r, x) >= 0 && s * orientProj(k, r, p, x) >= 0;
+}
+
+function collinearOverlap(a: usize, b: usize, c: usize, d: usize): bool {
+  for (let k = 0; k < 3; k++) {
+    const va = gx(a, k), vb = gx(b, k), vc = gx(c, k), vd = gx(d, k);
+    const lo1 = va < vb ? va : vb, hi1 = va < vb ? vb : va;
+    const lo2 = vc < vd ? vc : vd, hi2 = vc < vd ? vd : vc;
+    const lo = lo1 < lo2 ? lo1 : lo2, hi = hi1 > hi2 ? hi1 : hi2;
+    if (lo != hi) return lo1 <= hi2 && lo2 <= hi1;
+  }
+  return true;
+}
+
+function segSeg2d(k: i32, a: usize, b: usize, c: usize, d: usize): bool {
+  const o1 = orientProj(k, a, b, c), o2 = orientProj(k, a, b, d);
+  const o3 = orientProj(k, c, d, a), o4 = orientProj(k, c, d, b);
+  if (o1 != 0 || o2 != 0 || o3 != 0 || o4 != 0) {
+    return !((o1 > 0 && o2 > 0) || (o1 < 0 && o2 < 0) || (o3 > 0 && o4 > 0) || (o3 < 0 && o4 < 0));
+  }
+  return collinearOverlap(a, b, c, d);
+}
+
+function segSeg3d(a: usize, b: usize, c: usize, d: usize): bool {
+  if (orientG(a, b, c, d) != 0) return false;
+  for (let k = 0; k < 3; k++) {
+    if (orientProj(k, a, b, c) != 0 || orientProj(k, a, b, d) != 0 || orientProj(k, c, d, a) != 0 || orientProj(k, c, d, b) != 0) {
+      return segSeg2d(k, a, b, c, d);
+    }
+  }
+  return collinearOverlap(a, b, c, d);
+}
+
+function segTri(a: usize, b: usize, p: usize, q: usize, r: usize): bool {
+  const oa = orientG(p, q, r, a);
+  const ob = orientG(p, q, r, b);
+  if ((oa > 0 && ob > 0) || (oa < 0 && ob < 0)) return false;
+  if (oa == 0 && ob == 0) {
+    const k = projectionAxis(p, q, r);
+    return (
+      pointInTriangle2d(k, a, p, q, r) ||
+      pointInTriangle2d(k, b, p, q, r) ||
+      segSeg2d(k, a, b, p, q) ||
+      segSeg2d(k, a, b, q, r) ||
+      segSeg2d(k, a, b, r, p)
+    );
+  }
+  const s1 = orientG(a, b, p, q);
+  const s2 = orientG(a, b, q, r);
+  const s3 = orientG(a, b, r, p);
+  return (s1 >= 0 && s2 >= 0 && s3 >= 0) || (s1 <= 0 && s2 <= 0 && s3 <= 0);
+}
+
+function segAnyTri(a: usize, b: usize, p: usize, q: usize, r: usize, degenerate: bool): bool {
+  if (!degenerate) return segTri(a, b, p, q, r);
+  return segSeg3d(a, b, p, q) || segSeg3d(a, b, q, r) || segSeg3d(a, b, r, p);
+}
+
+function separatesProj(k: i32, s: f64, a: usize, b: usize, t: usize): bool {
+  return s * orientProj(k, a, b, t) < 0 && s * orientProj(k, a, b, t + 24) < 0 && s * orientProj(k, a, b, t + 48) < 0;
+}
+
+/** triTri.ts's triTriGeneral: every configuration, for coplanar and degenerate pairs. */
+function triTriGeneral(): bool {
+  const deg1 = isDegenerate(0, 24, 48);
+  const deg2 = isDegenerate(72, 96, 120);
+  if (deg1) {
+    return segAnyTri(0, 24, 72, 96, 120, deg2) || segAnyTri(24, 48, 72, 96, 120, deg2) || segAnyTri(48, 0, 72, 96, 120, deg2);
+  }
+  if (deg2) {
+    return segTri(72, 96, 0, 24, 48) || segTri(96, 120, 0, 24, 48) || segTri(120, 72, 0, 24, 48);
+  }
+  const k = projectionAxis(0, 24, 48);
+  const s1: f64 = orientProj(k, 0, 24, 48) > 0 ? 1 : -1;
+  const s2: f64 = orientProj(k, 72, 96, 120) > 0 ? 1 : -1;
+  return !(
+    separatesProj(k, s1, 0, 24, 72) || separatesProj(k, s1, 24, 48, 72) || separatesProj(k, s1, 48, 0, 72) ||
+    separatesProj(k, s2, 72, 96, 0) || separatesProj(k, s2, 96, 120, 0) || separatesProj(k, s2, 120, 72, 0)
+  );
+}
+
+/** CHECK_MIN_MAX with exact signs. */
+function checkMinMaxExact(p1: usize, q1: usize, r1: usize, p2: usize, q2: usize, r2: usize): bool {
+  if (orientG(q1, p2, p1, q2) > 0) return false;
+  if (orientG(p1, p2, r1, r2) > 0) return false;
+  return true;
+}
+
+function triTri3dExact(p1: usize, q1: usize, r1: usize, p2: usize, q2: usize, r2: usize, dp2: f64, dq2: f64, dr2: f64): bool {
+  if (dp2 > 0) {
+    if (dq2 > 0) return checkMinMaxExact(p1, r1, q1, r2, p2, q2);
+    if (dr2 > 0) return checkMinMaxExact(p1, r1, q1, q2, r2, p2);
+    return checkMinMaxExact(p1, q1, r1, p2, q2, r2);
+  }
+  if (dp2 < 0) {
+    if (dq2 < 0) return checkMinMaxExact(p1, q1, r1, r2, p2, q2);
+    if (dr2 < 0) return checkMinMaxExact(p1, q1, r1, q2, r2, p2);
+    return checkMinMaxExact(p1, r1, q1, p2, q2, r2);
+  }
+  if (dq2 < 0) {
+    if (dr2 >= 0) return checkMinMaxExact(p1, r1, q1, q2, r2, p2);
+    return checkMinMaxExact(p1, q1, r1, p2, q2, r2);
+  }
+  if (dq2 > 0) {
+    if (dr2 > 0) return checkMinMaxExact(p1, r1, q1, p2, q2, r2);
+    return checkMinMaxExact(p1, q1, r1, q2, r2, p2);
+  }
+  if (dr2 > 0) return checkMinMaxExact(p1, q1, r1, r2, p2, q2);
+  if (dr2 < 0) return checkMinMaxExact(p1, r1, q1, r2, p2, q2);
+  return triTriGeneral();
+}
+
+/**
+ * triTri.ts's complete test on the pair at pa[a0..], pb[b0..]: 0 or 1, or UNSURE when an input is
+ * outside the expansions' safe range (`bail`).
+ */
+function triTriExact(pa: usize, a0: usize, a1: usize, a2: usize, pb: usize, b0: usize, b1: usize, b2: usize): i32 {
+  bail = false;
+  for (let k: usize = 0; k < 24; k += 8) {
+    store<f64>(G + k, load<f64>(pa + a0 + k));
+    store<f64>(G + 24 + k, load<f64>(pa + a1 + k));
+    store<f64>(G + 48 + k, load<f64>(pa + a2 + k));
+    store<f64>(G + 72 + k, load<f64>(pb + b0 + k));
+    store<f64>(G + 96 + k, load<f64>(pb + b1 + k));
+    store<f64>(G + 120 + k, load<f64>(pb + b2 + k));
+  }
+  const dp1 = orientG(72, 96, 120, 0), dq1 = orientG(72, 96, 120, 24), dr1 = orientG(72, 96, 120, 48);
+  if (bail) return UNSURE;
+  if ((dp1 > 0 && dq1 > 0 && dr1 > 0) || (dp1 < 0 && dq1 < 0 && dr1 < 0)) return 0;
+  const dp2 = orientG(0, 24, 48, 72), dq2 = orientG(0, 24, 48, 96), dr2 = orientG(0, 24, 48, 120);
+  if (bail) return UNSURE;
+  if ((dp2 > 0 && dq2 > 0 && dr2 > 0) || (dp2 < 0 && dq2 < 0 && dr2 < 0)) return 0;
+  let hit: bool;
+  if ((dp1 == 0 && dq1 == 0 && dr1 == 0) || (dp2 == 0 && dq2 == 0 && dr2 == 0)) hit = triTriGeneral();
+  else if (dp1 > 0) {
+    if (dq1 > 0) hit = triTri3dExact(48, 0, 24, 72, 120, 96, dp2, dr2, dq2);
+    else if (dr1 > 0) hit = triTri3dExact(24, 48, 0, 72, 120, 96, dp2, dr2, dq2);
+    else hit = triTri3dExact(0, 24, 48, 72, 96, 120, dp2, dq2, dr2);
+  } else if (dp1 < 0) {
+    if (dq1 < 0) hit = triTri3dExact(48, 0, 24, 72, 96, 120, dp2, dq2, dr2);
+    else if (dr1 < 0) hit = triTri3dExact(24, 48, 0, 72, 96, 120, dp2, dq2, dr2);
+    else hit = triTri3dExact(0, 24, 48, 72, 120, 96, dp2, dr2, dq2);
+  } else if (dq1 < 0) {
+    if (dr1 >= 0) hit = triTri3dExact(24, 48, 0, 72, 120, 96, dp2, dr2, dq2);
+    else hit = triTri3dExact(0, 24, 48, 72, 96, 120, dp2, dq2, dr2);
+  } else if (dq1 > 0) {
+    if (dr1 > 0) hit = triTri3dExact(0, 24, 48, 72, 120, 96, dp2, dr2, dq2);
+    else hit = triTri3dExact(24, 48, 0, 72, 96, 120, dp2, dq2, dr2);
+  } else if (dr1 > 0) hit = triTri3dExact(48, 0, 24, 72, 96, 120, dp2, dq2, dr2);
+  else hit = triTri3dExact(48, 0, 24, 72, 120, 96, dp2, dr2, dq2);
+  return bail ? UNSURE : hit ? 1 : 0;
+}
+
 function pushPair(ia: u32, ib: u32): void {
   if (pairCount >= pairCap) {
     pairsPtr = growPairs(pairCount);
@@ -335,6 +711,7 @@ function leafPair(aFirst: u32, aCount: u32, bFirst: u32, bCount: u32): bool {
       const b0 = <usize>load<u32>(tb) * 24, b1 = <usize>load<u32>(tb, 4) * 24, b2 = <usize>load<u32>(tb, 8) * 24;
       triTests++;
       let hit = triTriFiltered(PA, a0, a1, a2, vertB, b0, b1, b2);
+      if (hit == UNSURE) hit = triTriExact(PA, a0, a1, a2, vertB, b0, b1, b2);
       if (hit == UNSURE) {
         exactCalls++;
         hit = exactPair(PA + a0, PA + a1, PA + a2, vertB + b0, vertB + b1, vertB + b2);

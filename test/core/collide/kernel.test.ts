@@ -1,4 +1,5 @@
-// The WebAssembly query kernel against the TypeScript traversal and the brute-force oracle: the
+// The WebAssembly query kernel (its filtered test and its exact path, a port of the TypeScript
+// predicates) against the TypeScript traversal and the brute-force oracle: the
 // same pairs, in the same order, with the same box and triangle test counts, on every mesh family
 // of the property tests (random soups, closed overlaps, exact vertex/edge/face contact, coplanar
 // surface contact, coincident meshes, symmetric placements, degenerate triangles), for trees
@@ -17,6 +18,7 @@ import { compose, parseRigid } from '../../../src-core/geometry/rigid.js';
 import { queryKernel, releaseTree } from '../../../src-core/kernel/kernel.js';
 import { MESH_PAIR_ARBS, boxMesh, gridMesh, makePose, IDENTITY, quaternionToMatrix } from '../../support/meshArbitraries.js';
 import type { MeshData } from '../../support/meshArbitraries.js';
+import { triTriIntersectExact } from '../../support/exact.js';
 
 const tree = (d: MeshData, leafSize?: number): ObbTree => buildObbTree(createMesh(d.positions, d.indices), leafSize ? { leafSize } : {});
 /** A tree whose arrays are ordinary buffers, as deserialisation in another process makes them. */
@@ -79,6 +81,22 @@ describe('WebAssembly query kernel', () => {
     });
   }
 
+  it('decides single triangle pairs on a coarse grid as the exact rational oracle does (coplanar, collinear, shared edges, zero area)', () => {
+    // Coordinates from a few integers (and one tiny offset) make every degenerate configuration
+    // common: each pair is one triangle per mesh, queried through the kernel.
+    const coord = fc.constantFrom(0, 1, 2, 3, 0.5, 1 + 2 ** -40);
+    const tri = fc.array(coord, { minLength: 9, maxLength: 9 });
+    fc.assert(
+      fc.property(tri, tri, (t1, t2) => {
+        const a = buildObbTree(createMesh(Float64Array.from(t1), Uint32Array.of(0, 1, 2)));
+        const b = buildObbTree(createMesh(Float64Array.from(t2), Uint32Array.of(0, 1, 2)));
+        const r = collide(a, b, makePose(IDENTITY, [0, 0, 0]), 'all');
+        expect(r.pairCount === 1).toBe(triTriIntersectExact(t1, t2));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('equals the TypeScript traversal on placed queries (each part in the world)', () => {
     fc.assert(
       fc.property(MESH_PAIR_ARBS.closedOverlap!, fc.double({ min: -50, max: 50, noNaN: true }), (p, shift) => {
@@ -104,17 +122,20 @@ describe('WebAssembly query kernel', () => {
     expectSame(w, t);
   });
 
-  it('hands touching pairs to the exact test and agrees with it', () => {
+  it('decides touching pairs exactly itself, and hands coordinates beyond its exact range to the TypeScript test', () => {
     const k = queryKernel()!;
-    const a = tree(boxMesh([0, 0, 0], [10, 10, 10], 2)), b = tree(boxMesh([0, 0, 0], [10, 10, 10], 2));
-    // Face to face: B on top of A.
-    const pose = makePose(IDENTITY, [0, 0, 10]);
-    const m = parseRigid(pose);
-    const r = k.query(a, b, m, m, null, 1e-12, false);
-    expect(r.exactFallbacks).toBeGreaterThan(0);
-    const t = run('ts', () => collide(a, b, pose, 'all'));
-    expect(sortedKeys(r.pairs)).toEqual(sortedKeys(t.pairs));
-    expect(r.pairCount).toBe(t.pairCount);
+    for (const [scale, expectFallbacks] of [[1, false], [1e65, true]] as const) {
+      const box = boxMesh([0, 0, 0], [10 * scale, 10 * scale, 10 * scale], 2);
+      const a = tree(box), b = tree(box);
+      // Face to face, B on top of A: every pair across the faces is within rounding of touching.
+      const pose = makePose(IDENTITY, [0, 0, 10 * scale]);
+      const m = parseRigid(pose);
+      const r = k.query(a, b, m, m, null, 1e-12 * scale, false);
+      const t = run('ts', () => collide(a, b, pose, 'all'));
+      expect(r.pairCount).toBeGreaterThan(0);
+      expect(sortedKeys(r.pairs)).toEqual(sortedKeys(t.pairs));
+      expect(r.exactFallbacks > 0).toBe(expectFallbacks);
+    }
   });
 
   it('answers again after a copied tree is released, and after the trees are rebuilt', () => {
