@@ -46,7 +46,7 @@ Options:
                        by bench/generate.ts is checked like the default set)
   --scenario NAME      run only this scenario (repeatable; default: all)
   --strategy NAME      run only this strategy (repeatable; default: all registered). Names:
-                       the engine's variants (e.g. obb, aabb, hybrid; 'interfere' selects them
+                       the engine's variants (e.g. obb, obb-ts, aabb, hybrid; 'interfere' selects them
                        all) and peers as impl/variant (three-mesh-bvh/default, three-mesh-bvh/sah,
                        three-mesh-bvh/leaf1, fcl/obbrss, fcl/obb; 'three-mesh-bvh' and 'fcl'
                        select all their variants)
