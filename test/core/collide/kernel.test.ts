@@ -3,8 +3,8 @@
 // same pairs, in the same order, with the same box and triangle test counts, on every mesh family
 // of the property tests (random soups, closed overlaps, exact vertex/edge/face contact, coplanar
 // surface contact, coincident meshes, symmetric placements, degenerate triangles), for trees
-// built in the kernel's memory and for trees copied in (deserialised, as the check process gets
-// them), in relative and placed queries.
+// built in the kernel's memory, read back from their serialised form (as the check process gets
+// them) and copied in (trees in ordinary buffers), in relative and placed queries.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createMesh } from '../../../src-core/geometry/mesh.js';
@@ -21,11 +21,20 @@ import type { MeshData } from '../../support/meshArbitraries.js';
 import { triTriIntersectExact } from '../../support/exact.js';
 
 const tree = (d: MeshData, leafSize?: number): ObbTree => buildObbTree(createMesh(d.positions, d.indices), leafSize ? { leafSize } : {});
-/** A tree whose arrays are ordinary buffers, as deserialisation in another process makes them. */
-const copied = (t: ObbTree): ObbTree => {
+/** The tree as the check process gets it from a tree worker: serialised and read back. */
+const received = (t: ObbTree): ObbTree => {
   const s = serializeTree(t);
   return deserializeTree({ ...s, buffers: s.buffers.map((b) => b.slice(0)) }) as ObbTree;
 };
+/** The tree with its arrays in ordinary buffers (as made where there is no kernel): copied in. */
+const copied = (t: ObbTree): ObbTree => ({
+  ...t,
+  boxes: Float64Array.from(t.boxes),
+  nodes: Int32Array.from(t.nodes),
+  triVerts: Uint32Array.from(t.triVerts),
+  triOrder: Uint32Array.from(t.triOrder),
+  positions: Float64Array.from(t.positions),
+});
 
 function run(kernel: 'wasm' | 'ts', f: () => CollideResult): CollideResult {
   setQueryKernel(kernel);
@@ -61,9 +70,12 @@ describe('WebAssembly query kernel', () => {
   for (const [family, arb] of Object.entries(MESH_PAIR_ARBS)) {
     it(`equals the TypeScript traversal and brute force on ${family} pairs (any and all)`, () => {
       fc.assert(
-        fc.property(arb, fc.constantFrom(1, 4), fc.boolean(), (p, leafSize, copy) => {
+        fc.property(arb, fc.constantFrom(1, 4), fc.constantFrom('built', 'received', 'copied'), (p, leafSize, how) => {
           let a = tree(p.a, leafSize), b = tree(p.b, leafSize);
-          if (copy) {
+          if (how === 'received') {
+            a = received(a);
+            b = received(b);
+          } else if (how === 'copied') {
             a = copied(a);
             b = copied(b);
           }
@@ -151,6 +163,12 @@ describe('WebAssembly query kernel', () => {
       expectSame(collide(a2, b2, pose, 'all'), first);
     }
     expectSame(run('ts', () => collide(a, b, pose, 'all')), first);
+  });
+
+  it('reads serialised trees back into its own memory', () => {
+    const t = received(tree(boxMesh([0, 0, 0], [10, 10, 10], 2)));
+    expect(t.boxes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(t.positions.buffer).toBe(t.boxes.buffer);
   });
 
   it('builds trees in its own memory, where growing it never detaches them', () => {
