@@ -21,7 +21,7 @@ import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE, type ObbTree, type AabbTree, type HybridTree, type BvTree } from '../obbtree/layout.js';
 import { parseRigid, relative, type Rigid } from '../geometry/rigid.js';
 import type { CollideMode, CollideResult, RigidTransform } from './types.js';
-import { queryKernel } from '../kernel/kernel.js';
+import { KernelMemoryError, queryKernel } from '../kernel/kernel.js';
 
 /**
  * Which implementation runs OBB queries: the WebAssembly kernel (kernel/kernel.ts, the default
@@ -289,7 +289,8 @@ export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mo
   beginQuery(a, b, transform, mode);
   const wasm = kernelChoice === 'wasm' ? queryKernel() : null;
   try {
-    if (wasm) return kernelResult(wasm.query(a, b, M, VB, null, Q.eta, Q.stopAtFirst));
+    const r = wasm ? kernelQuery(wasm, a, b, null) : null;
+    if (r) return r;
     Q.boxTests += traverseObb(a, b);
   } finally {
     busy = false;
@@ -297,8 +298,18 @@ export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mo
   return endQuery();
 }
 
-function kernelResult(r: { pairCount: number; pairs: Uint32Array; boxTests: number; triTests: number }): CollideResult {
-  return { hit: r.pairCount > 0, pairCount: r.pairCount, pairs: r.pairs, boxTests: r.boxTests, triTests: r.triTests };
+/**
+ * The query on the WebAssembly kernel (matrices and slack as beginQuery set them), or null when
+ * the kernel's memory cannot hold the trees: the TypeScript traversal answers then.
+ */
+function kernelQuery(wasm: NonNullable<ReturnType<typeof queryKernel>>, a: ObbTree, b: ObbTree, placedA: Float64Array | null): CollideResult | null {
+  try {
+    const r = wasm.query(a, b, M, VB, placedA, Q.eta, Q.stopAtFirst);
+    return { hit: r.pairCount > 0, pairCount: r.pairCount, pairs: r.pairs, boxTests: r.boxTests, triTests: r.triTests };
+  } catch (e) {
+    if (e instanceof KernelMemoryError) return null;
+    throw e;
+  }
 }
 
 /**
@@ -542,7 +553,8 @@ export function collidePlaced(a: BvTree, placementA: Rigid, b: BvTree, placement
   beginQuery(a, b, null, mode, placementA, placementB);
   const wasm = kernelChoice === 'wasm' && a.kind === 'obb' && b.kind === 'obb' ? queryKernel() : null;
   try {
-    if (wasm) return kernelResult(wasm.query(a as ObbTree, b as ObbTree, M, VB, MA, Q.eta, Q.stopAtFirst));
+    const r = wasm ? kernelQuery(wasm, a as ObbTree, b as ObbTree, MA) : null;
+    if (r) return r;
     if (a.kind === 'obb' && b.kind === 'obb') Q.boxTests += traverseObb(a, b);
     else if (a.kind === 'aabb' && b.kind === 'aabb') Q.boxTests += traverseAabb(a, b);
     else if (a.kind === 'hybrid' && b.kind === 'hybrid') Q.boxTests += traverseHybrid(a, b);

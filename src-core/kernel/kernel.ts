@@ -84,6 +84,22 @@ function decodeBase64(text: string): Uint8Array {
   return out;
 }
 
+/** The kernel's memory cannot hold a block: its callers fall back to ordinary arrays and TypeScript. */
+export class KernelMemoryError extends RangeError {
+  constructor(bytes: number) {
+    super(`the query kernel's memory cannot hold another ${bytes} bytes`);
+    this.name = 'KernelMemoryError';
+  }
+}
+
+function tryGrow(memory: WasmMemory, pages: number): boolean {
+  try {
+    return memory.grow(pages) >= 0;
+  } catch {
+    return false; // RangeError: past the maximum, or the system refused the memory
+  }
+}
+
 /**
  * Blocks of the kernel's memory: first fit over a free list kept in address order (neighbours
  * merged), else from the top, growing the memory. Addresses and sizes are multiples of 16.
@@ -125,7 +141,7 @@ class Arena {
       if (end > have) {
         // Grow by at least half again, so that a run of allocations grows the memory a few times.
         const want = Math.max(end, Math.min(have * 1.5, MAX_BYTES));
-        if (want > MAX_BYTES || this.memory.grow(Math.ceil((want - have) / PAGE)) < 0) throw new RangeError('query kernel: out of memory');
+        if (want > MAX_BYTES || !tryGrow(this.memory, Math.ceil((want - have) / PAGE))) throw new KernelMemoryError(bytes);
         this.growths++;
       }
       this.top = end;
@@ -334,6 +350,7 @@ class Kernel {
   private layOut(nodesB: number, vertsA: number, vertsB: number, stack: number): void {
     if (this.scratchAt && nodesB <= this.nodeCap && vertsB <= this.vertCapB && vertsA <= this.vertCapA && stack <= this.stackCap) return;
     if (this.scratchAt) this.arena.release(this.scratchAt, this.scratchBytes);
+    this.scratchAt = 0; // until the new block is had
     this.nodeCap = Math.max(nodesB, this.nodeCap);
     this.vertCapB = Math.max(vertsB, this.vertCapB);
     this.vertCapA = Math.max(vertsA, this.vertCapA);
@@ -359,8 +376,9 @@ class Kernel {
 
   private growPairs(count: number): number {
     const old = this.pairsAt, oldCap = this.pairCap;
-    this.pairCap = Math.max(1024, 2 * oldCap);
-    this.pairsAt = this.arena.alloc(8 * this.pairCap);
+    const cap = Math.max(1024, 2 * oldCap);
+    this.pairsAt = this.arena.alloc(8 * cap);
+    this.pairCap = cap;
     this.view();
     if (count > 0) this.u8.copyWithin(this.pairsAt, old, old + 8 * count);
     if (old) this.arena.release(old, 8 * oldCap);
@@ -435,8 +453,9 @@ export function treeStorage(nodeCount: number, boxStride: number, triangleCount:
   if (!k) return null;
   try {
     return k.treeStorage(nodeCount, boxStride, triangleCount, positionCount);
-  } catch {
-    return null; // out of kernel memory: an ordinary tree
+  } catch (e) {
+    if (e instanceof KernelMemoryError) return null; // an ordinary tree then
+    throw e;
   }
 }
 
