@@ -114,6 +114,8 @@ class Arena {
   lastFresh = false;
   /** Bumped whenever the memory grows (views over it must then be made again). */
   growths = 0;
+  /** The most the memory may grow to (MAX_BYTES; lower in the fallback tests). */
+  limit = MAX_BYTES;
 
   constructor(private readonly memory: WasmMemory, base: number) {
     this.top = base;
@@ -140,8 +142,8 @@ class Arena {
       const end = at + size, have = this.memory.buffer.byteLength;
       if (end > have) {
         // Grow by at least half again, so that a run of allocations grows the memory a few times.
-        const want = Math.max(end, Math.min(have * 1.5, MAX_BYTES));
-        if (want > MAX_BYTES || !tryGrow(this.memory, Math.ceil((want - have) / PAGE))) throw new KernelMemoryError(bytes);
+        const want = Math.max(end, Math.min(have * 1.5, this.limit));
+        if (want > this.limit || !tryGrow(this.memory, Math.ceil((want - have) / PAGE))) throw new KernelMemoryError(bytes);
         this.growths++;
       }
       this.top = end;
@@ -265,6 +267,10 @@ class Kernel {
     this.entries.delete(entry);
     this.residentBytes -= entry.bytes;
     this.arena.release(entry.at, entry.bytes);
+  }
+
+  limitMemory(bytes: number): void {
+    this.arena.limit = Math.max(Math.min(bytes, MAX_BYTES), this.memory.buffer.byteLength);
   }
 
   /** Frees a tree's resident copy now (it is copied again if queried later). */
@@ -465,6 +471,15 @@ export function treeStorage(nodeCount: number, boxStride: number, triangleCount:
  */
 export function releaseTree(tree: object): void {
   if (kernel) kernel.release(tree);
+}
+
+/**
+ * Caps the kernel's memory at `bytes` (at least its present size), or lifts the cap (null): for
+ * the tests of what happens when the memory is full.
+ */
+export function limitKernelMemory(bytes: number | null): void {
+  const k = queryKernel();
+  if (k) k.limitMemory(bytes ?? MAX_BYTES);
 }
 
 export type { Kernel };

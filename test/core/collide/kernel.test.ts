@@ -15,7 +15,7 @@ import { activeQueryKernel, collide, collidePlaced, setQueryKernel } from '../..
 import { collideBruteForce } from '../../../src-core/collide/bruteForce.js';
 import type { CollideMode, CollideResult } from '../../../src-core/collide/types.js';
 import { compose, parseRigid } from '../../../src-core/geometry/rigid.js';
-import { queryKernel, releaseTree } from '../../../src-core/kernel/kernel.js';
+import { limitKernelMemory, queryKernel, releaseTree } from '../../../src-core/kernel/kernel.js';
 import { MESH_PAIR_ARBS, boxMesh, gridMesh, makePose, IDENTITY, quaternionToMatrix } from '../../support/meshArbitraries.js';
 import type { MeshData } from '../../support/meshArbitraries.js';
 import { triTriIntersectExact } from '../../support/exact.js';
@@ -163,6 +163,24 @@ describe('WebAssembly query kernel', () => {
       expectSame(collide(a2, b2, pose, 'all'), first);
     }
     expectSame(run('ts', () => collide(a, b, pose, 'all')), first);
+  });
+
+  it('falls back to ordinary arrays and the TypeScript traversal when its memory is full', () => {
+    const d = gridMesh(90, 90, 1);
+    const pose = makePose(quaternionToMatrix(0.9, 0.3, -0.2, 0.1), [20, 30, 0.5]);
+    const expected = run('ts', () => collide(copied(tree(d)), copied(tree(d)), pose, 'all'));
+    limitKernelMemory(0);
+    try {
+      // Enough new trees to fill what is left of the memory at its present size.
+      const trees = Array.from({ length: 12 }, () => tree(d));
+      const ordinary = trees.filter((t) => !(t.boxes.buffer instanceof SharedArrayBuffer));
+      expect(ordinary.length).toBeGreaterThan(0);
+      const a = ordinary[ordinary.length - 1]!, b = copied(a);
+      expectSame(collide(a, b, pose, 'all'), expected);
+    } finally {
+      limitKernelMemory(null);
+    }
+    expectSame(collide(tree(d), tree(d), pose, 'all'), expected);
   });
 
   it('reads serialised trees back into its own memory', () => {
