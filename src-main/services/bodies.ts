@@ -14,15 +14,11 @@ import type { ImportedBody } from '../../src-core/io/types.js';
 import { buildObbTree } from '../../src-core/obbtree/build.js';
 import type { ObbTree } from '../../src-core/obbtree/layout.js';
 
-/**
- * Builds trees for meshes (by key); in-process, or through the process pool (./treeBuilder.ts).
- * `gatherTriangles`: a builder that builds batches smaller than this in the calling thread (the
- * pool) would rather get its meshes in batches of at least as many (EarlyTrees gathers them).
- */
-export type TreeBuilder = ((
+/** Builds trees for meshes (by key); in-process, or through the process pool (./treeBuilder.ts). */
+export type TreeBuilder = (
   meshes: readonly { readonly key: string; readonly mesh: TriangleMesh }[],
   options: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
-) => Promise<Map<string, ObbTree>>) & { readonly gatherTriangles?: number };
+) => Promise<Map<string, ObbTree>>;
 
 function abortError(): Error {
   const e = new Error('the check was cancelled');
@@ -123,38 +119,14 @@ export interface BuildBodiesOptions {
  * Trees started on a saved assembly's bodies while its later sources were still being read
  * (`startEarlyTrees`, called from resolveAssembly's onSource), by bodyKey: the mesh each was
  * built on, and the tree to come.
- *
- * Small sources are gathered into one batch until it holds the builder's `gatherTriangles` (the
- * tree pool's in-process threshold, so that the batch goes to its children rather than onto the
- * thread that reads the next sources: 1,000 parts of 2,000 triangles were otherwise built one by
- * one in the reading thread); `flush` sends what is left (buildBodies does, before it waits for
- * the trees).
  */
 export class EarlyTrees {
   private readonly started = new Map<string, { readonly body: ImportedBody; readonly mesh: TriangleMesh; readonly tree: Promise<ObbTree | undefined> }>();
   private readonly controller = new AbortController();
   private readonly batches: Promise<unknown>[] = [];
-  private gathered: { key: string; mesh: TriangleMesh }[] = [];
-  private gatheredTriangles = 0;
-  private gatheredTrees: { promise: Promise<Map<string, ObbTree>>; resolve: (p: Promise<Map<string, ObbTree>>) => void } | null = null;
 
   constructor(private readonly buildTrees: TreeBuilder, signal?: AbortSignal) {
     signal?.addEventListener('abort', () => this.controller.abort(), { once: true });
-  }
-
-  /** Sends the gathered batch to the builder. */
-  flush(): void {
-    const batch = this.gathered, trees = this.gatheredTrees;
-    if (batch.length === 0 || trees === null) return;
-    this.gathered = [];
-    this.gatheredTriangles = 0;
-    this.gatheredTrees = null;
-    const built = this.controller.signal.aborted
-      ? Promise.reject(Object.assign(new Error('the check was cancelled'), { name: 'AbortError' }))
-      : this.buildTrees(batch, { signal: this.controller.signal });
-    built.catch(() => undefined); // awaited by buildBodies, or dropped by stop()
-    this.batches.push(built);
-    trees.resolve(built);
   }
 
   /** Starts the trees of a source's placed bodies (those whose triangles are valid; meshesOf reports the others). */
@@ -170,21 +142,14 @@ export class EarlyTrees {
       }
     }
     if (batch.length === 0) return;
-    if (this.gatheredTrees === null) {
-      let resolve!: (p: Promise<Map<string, ObbTree>>) => void;
-      const promise = new Promise<Map<string, ObbTree>>((r) => { resolve = r; });
-      promise.catch(() => undefined);
-      this.gatheredTrees = { promise, resolve };
-    }
-    const built = this.gatheredTrees.promise;
+    const built = this.buildTrees(batch.map(({ key, mesh }) => ({ key, mesh })), { signal: this.controller.signal });
+    built.catch(() => undefined); // awaited by buildBodies, or dropped by stop()
+    this.batches.push(built);
     for (const { key, mesh, body } of batch) {
-      this.gathered.push({ key, mesh });
-      this.gatheredTriangles += mesh.triangleCount;
       const tree = built.then((trees) => trees.get(key));
       tree.catch(() => undefined); // its failure is buildBodies's, when it gets that far
       this.started.set(key, { body, mesh, tree });
     }
-    if (this.gatheredTriangles >= (this.buildTrees.gatherTriangles ?? 0)) this.flush();
   }
 
   get(key: string): { readonly body: ImportedBody; readonly mesh: TriangleMesh; readonly tree: Promise<ObbTree | undefined> } | undefined {
@@ -194,7 +159,6 @@ export class EarlyTrees {
   /** The document failed to open: builds still running are stopped, and waited for. */
   async stop(): Promise<void> {
     this.controller.abort();
-    this.flush();
     await Promise.allSettled(this.batches);
   }
 }
@@ -208,7 +172,6 @@ export type BodyMeshes = ReadonlyMap<string, { readonly mesh: TriangleMesh; read
  */
 export async function buildBodies(meshes: BodyMeshes, options: BuildBodiesOptions): Promise<Map<string, Body>> {
   const early = options.early;
-  early?.flush();
   const startedOn = (key: string, mesh: TriangleMesh): boolean => early?.get(key)?.mesh === mesh;
   const rest = [...meshes].filter(([key, m]) => !startedOn(key, m.mesh)).map(([key, m]) => ({ key, mesh: m.mesh }));
   const building = options.buildTrees(rest, {

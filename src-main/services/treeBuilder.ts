@@ -2,7 +2,7 @@
  * The tree builder a check uses: the process pool (one child per core) for large inputs, this
  * process for small ones or with `jobs: 1`.
  */
-import { DEFAULT_IN_PROCESS_BELOW_TRIANGLES, TreePool } from './treePool.js';
+import { TreePool } from './treePool.js';
 import { buildTreesInProcess, type TreeBuilder } from './bodies.js';
 
 export interface TreeBuilderHandle {
@@ -22,13 +22,11 @@ export function poolTreeBuilder(pool: Pick<TreePool, 'buildTrees'>): TreeBuilder
 export function createTreeBuilder(options: { jobs?: number } = {}): TreeBuilderHandle {
   if (options.jobs === 1) return { build: buildTreesInProcess, dispose: async () => {} };
   let pool: TreePool | null = null;
-  // Smaller batches would be built in this thread (the pool's threshold): gathered first.
-  const build: TreeBuilder = Object.assign((meshes: Parameters<TreeBuilder>[0], opts: Parameters<TreeBuilder>[1]) => {
-    pool ??= new TreePool({ size: options.jobs });
-    return poolTreeBuilder(pool)(meshes, opts);
-  }, { gatherTriangles: DEFAULT_IN_PROCESS_BELOW_TRIANGLES });
   return {
-    build,
+    build: (meshes, opts) => {
+      pool ??= new TreePool({ size: options.jobs });
+      return poolTreeBuilder(pool)(meshes, opts);
+    },
     dispose: async () => {
       await pool?.dispose();
     },

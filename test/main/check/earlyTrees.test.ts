@@ -49,30 +49,6 @@ describe('trees built while the sources are read', () => {
     expect(result.report.summary.interferences).toBe(1); // a and b overlap by 1 mm; a2 is clear
   });
 
-  it('gathers small sources into batches of the builder\'s size, the rest sent before the trees are awaited', async () => {
-    for (const n of ['g1', 'g2', 'g3']) copyFileSync(CUBE, path.join(dir, `${n}.stl`));
-    const file = path.join(dir, 'gather.assembly.json');
-    writeFileSync(file, JSON.stringify({
-      format: 'interfere-assembly', version: 1,
-      sources: ['g1.stl', 'g2.stl', 'g3.stl'].map((p, i) => ({ id: `s${i}`, path: p })),
-      parts: [0, 1, 2].map((i) => ({ id: `p${i}`, source: `s${i}`, transform: [1, 0, 0, 3 * i, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] })),
-    }));
-    const events: string[] = [];
-    const base = createImporter();
-    const importer = Object.assign(async (bytes: Uint8Array, fileName: string, options?: Parameters<typeof base>[2]) => {
-      events.push(`import ${fileName}`);
-      return base(bytes, fileName, options);
-    }, { limits: base.limits, concurrency: 1 });
-    // A cube has 12 triangles: two make a batch of 24.
-    const builder: TreeBuilder = Object.assign(async (meshes: Parameters<TreeBuilder>[0], options: Parameters<TreeBuilder>[1]) => {
-      events.push(`build ${meshes.map((m) => m.key).join(',')}`);
-      return buildTreesInProcess(meshes, options);
-    }, { gatherTriangles: 24 });
-    const result = await checkFile(file, { importer, buildTrees: builder, refine: false });
-    expect(events).toEqual(['import g1.stl', 'import g2.stl', 'build s0#0,s1#0', 'import g3.stl', 'build s2#0', 'build ']);
-    expect(result.report.parts).toHaveLength(3);
-  });
-
   it('stops the trees under way when a later source cannot be read', async () => {
     copyFileSync(CUBE, path.join(dir, 'good.stl'));
     const file = assembly('broken.assembly.json', ['good.stl', 'missing.stl']);
