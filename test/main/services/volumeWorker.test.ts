@@ -9,7 +9,7 @@ import { OverlapEngine, overlapFigures } from '../../../src-core/check/volume';
 import type { CheckPart } from '../../../src-core/check/types';
 import { parseRigid } from '../../../src-core/geometry/rigid';
 import { loadManifold } from '../../../src-main/services/manifoldNode';
-import { workerVolumes } from '../../../src-main/services/volumeWorker';
+import { stopVolumeWorker, workerVolumes } from '../../../src-main/services/volumeWorker';
 
 /** A closed UV sphere of radius r about c: `n` sectors, n/2 stacks. */
 function sphere(r: number, n: number, c: readonly [number, number, number]): TriangleMesh {
@@ -61,6 +61,23 @@ describe('volumes in a worker thread', () => {
     } finally {
       there.dispose();
       here.dispose();
+    }
+  });
+
+  it('serve one check after another on one thread, each with its own origin and bodies, and a new thread once stopped', async () => {
+    const wasm = await loadManifold();
+    const a = { key: 'a', mesh: ball, transform: parseRigid(placement(0, 0, 0, 0)) };
+    const b = { key: 'b', mesh: small, transform: parseRigid(placement(0.4, 9, 2, 1)) };
+    for (const origin of [[0, 0, 0], [310, -190, 40], [300, -200, 50]] as [number, number, number][]) {
+      const here = new OverlapEngine(wasm, origin);
+      const there = workerVolumes(origin);
+      try {
+        expect(await there.overlap(a, b)).toEqual(overlapFigures(here, a, b));
+      } finally {
+        there.dispose();
+        here.dispose();
+      }
+      if (origin[0] === 310) await stopVolumeWorker();
     }
   });
 
