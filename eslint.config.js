@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import layering from './tools/eslint/layering.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'bench-results/', 'scratch/'] },
+  { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'bench-results/', 'scratch/', 'src-core/kernel/as/', 'src-core/kernel/kernelBinary.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

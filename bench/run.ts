@@ -46,7 +46,7 @@ Options:
                        by bench/generate.ts is checked like the default set)
   --scenario NAME      run only this scenario (repeatable; default: all)
   --strategy NAME      run only this strategy (repeatable; default: all registered). Names:
-                       the engine's variants (e.g. obb, aabb, hybrid; 'interfere' selects them
+                       the engine's variants (e.g. obb, obb-ts, aabb, hybrid; 'interfere' selects them
                        all) and peers as impl/variant (three-mesh-bvh/default, three-mesh-bvh/sah,
                        three-mesh-bvh/leaf1, fcl/obbrss, fcl/obb; 'three-mesh-bvh' and 'fcl'
                        select all their variants)
@@ -313,6 +313,7 @@ function runOne(
   for (let w = 0; w < warmup; w++) {
     const state: unknown = strategy.build(meshA, meshB);
     for (const pose of warmPoses) strategy.query(state, pose, scenario.query);
+    strategy.dispose?.(state);
   }
   const buildAll: number[] = [];
   const queryAll: number[] = [];
@@ -357,6 +358,7 @@ function runOne(
     }
     if (queryMs <= Math.min(...queryAll)) fastestPerPose = perPoseMs;
     if (rep === reps - 1) model = strategy.modelBytes(state);
+    strategy.dispose?.(state);
   }
 
   if (scenario.query === 'any' && counts.some((c) => c !== 0 && c !== 1)) {

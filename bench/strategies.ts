@@ -43,6 +43,8 @@ export interface StrategyRun {
   pairs?(state: unknown, pose: Float64Array): Uint32Array;
   /** Bytes held by both trees and the triangle data they need, and what was counted. */
   modelBytes(state: unknown): { bytes: number; note: string };
+  /** Frees what `build` made, after a repetition (untimed), as a host closing a document would. */
+  dispose?(state: unknown): void;
 }
 
 export { ENGINE_IMPL, strategyName } from './report';

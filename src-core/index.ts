@@ -15,7 +15,8 @@ export {
 export { type ObbTree, type AabbTree, type HybridTree, type BvTree, treeBytes } from './obbtree/layout.js';
 export { serializeTree, deserializeTree, type SerializedTree } from './obbtree/serialize.js';
 export { validateTree, type TreeValidation } from './obbtree/validate.js';
-export { collide, collidePlaced, collideObb, collideAabb, collideHybrid } from './collide/collide.js';
+export { collide, collidePlaced, collideObb, collideAabb, collideHybrid, setQueryKernel, activeQueryKernel, type QueryKernel } from './collide/collide.js';
+export { releaseTree } from './kernel/kernel.js';
 export { collideBruteForce } from './collide/bruteForce.js';
 export {
   parseRigid, rigidError, RIGID_TOLERANCE, identityRigid, rigidToMatrix4, compose, invert, relative,

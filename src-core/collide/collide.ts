@@ -21,6 +21,24 @@ import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE, type ObbTree, type AabbTree, type HybridTree, type BvTree } from '../obbtree/layout.js';
 import { parseRigid, relative, type Rigid } from '../geometry/rigid.js';
 import type { CollideMode, CollideResult, RigidTransform } from './types.js';
+import { KernelMemoryError, queryKernel } from '../kernel/kernel.js';
+
+/**
+ * Which implementation runs OBB queries: the WebAssembly kernel (kernel/kernel.ts, the default
+ * where WebAssembly is available) or this file's TypeScript traversal. Both report exactly the
+ * same pairs and counts; the choice exists for the benchmark and the tests that compare them.
+ */
+export type QueryKernel = 'wasm' | 'ts';
+let kernelChoice: QueryKernel = 'wasm';
+
+export function setQueryKernel(choice: QueryKernel): void {
+  kernelChoice = choice;
+}
+
+/** The kernel OBB queries run on now ('ts' where WebAssembly is unavailable). */
+export function activeQueryKernel(): QueryKernel {
+  return kernelChoice === 'wasm' && queryKernel() !== null ? 'wasm' : 'ts';
+}
 
 const U = 2 ** -53;
 
@@ -269,12 +287,29 @@ function obbDisjoint(AB: Float64Array, C: Float64Array, i: number, j: number, et
 /** Do the meshes of two OBB trees intersect, and where? B is placed in A's frame by `transform`. */
 export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mode: CollideMode): CollideResult {
   beginQuery(a, b, transform, mode);
+  const wasm = kernelChoice === 'wasm' ? queryKernel() : null;
   try {
+    const r = wasm ? kernelQuery(wasm, a, b, null) : null;
+    if (r) return r;
     Q.boxTests += traverseObb(a, b);
   } finally {
     busy = false;
   }
   return endQuery();
+}
+
+/**
+ * The query on the WebAssembly kernel (matrices and slack as beginQuery set them), or null when
+ * the kernel's memory cannot hold the trees: the TypeScript traversal answers then.
+ */
+function kernelQuery(wasm: NonNullable<ReturnType<typeof queryKernel>>, a: ObbTree, b: ObbTree, placedA: Float64Array | null): CollideResult | null {
+  try {
+    const r = wasm.query(a, b, M, VB, placedA, Q.eta, Q.stopAtFirst);
+    return { hit: r.pairCount > 0, pairCount: r.pairCount, pairs: r.pairs, boxTests: r.boxTests, triTests: r.triTests };
+  } catch (e) {
+    if (e instanceof KernelMemoryError) return null;
+    throw e;
+  }
 }
 
 /**
@@ -516,7 +551,10 @@ function traverseHybrid(a: HybridTree, b: HybridTree): number {
  */
 export function collidePlaced(a: BvTree, placementA: Rigid, b: BvTree, placementB: Rigid, mode: CollideMode): CollideResult {
   beginQuery(a, b, null, mode, placementA, placementB);
+  const wasm = kernelChoice === 'wasm' && a.kind === 'obb' && b.kind === 'obb' ? queryKernel() : null;
   try {
+    const r = wasm ? kernelQuery(wasm, a as ObbTree, b as ObbTree, MA) : null;
+    if (r) return r;
     if (a.kind === 'obb' && b.kind === 'obb') Q.boxTests += traverseObb(a, b);
     else if (a.kind === 'aabb' && b.kind === 'aabb') Q.boxTests += traverseAabb(a, b);
     else if (a.kind === 'hybrid' && b.kind === 'hybrid') Q.boxTests += traverseHybrid(a, b);

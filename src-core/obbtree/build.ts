@@ -25,6 +25,7 @@ import {
   OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE,
   type ObbTree, type AabbTree, type HybridTree,
 } from './layout.js';
+import { treeStorage } from '../kernel/kernel.js';
 
 export type ObbFit = 'surface' | 'hull';
 
@@ -156,6 +157,35 @@ const SUM = new Float64Array(2 * MOMENT_STRIDE);
 /** Builds the OBBTree of a mesh. */
 export function buildObbTree(mesh: TriangleMesh, options: ObbBuildOptions = {}): ObbTree {
   const built = buildObbNodes(mesh, options);
+  const store = built.store, count = store.count, perm = built.prep.perm, I = mesh.indices;
+  // Straight into the query kernel's memory when there is one: its queries then copy nothing.
+  const k = treeStorage(count, OBB_STRIDE, perm.length, mesh.positions.length);
+  if (k) {
+    k.boxes.set(store.boxes.subarray(0, count * OBB_STRIDE));
+    k.nodes.set(store.nodes.subarray(0, 2 * count));
+    k.positions.set(mesh.positions);
+    const TV = k.triVerts, TO = k.triOrder;
+    for (let s = 0; s < perm.length; s++) {
+      const t = perm[s];
+      TV[3 * s] = I[3 * t]; TV[3 * s + 1] = I[3 * t + 1]; TV[3 * s + 2] = I[3 * t + 2];
+      TO[s] = t;
+    }
+    const tree: ObbTree = {
+      kind: 'obb',
+      nodeCount: count,
+      boxes: k.boxes,
+      nodes: k.nodes,
+      leafSize: built.leafSize,
+      positions: k.positions,
+      vertexCount: mesh.vertexCount,
+      triangleCount: mesh.triangleCount,
+      maxAbsCoordinate: built.prep.maxAbs,
+      triVerts: TV,
+      triOrder: TO,
+    };
+    k.adopt(tree);
+    return tree;
+  }
   return {
     kind: 'obb',
     nodeCount: built.store.count,

@@ -4,6 +4,7 @@
  */
 import type { AabbTree, BvTree, HybridTree, ObbTree } from './layout.js';
 import { AABB_STRIDE, OBB_STRIDE, SPHERE_STRIDE } from './layout.js';
+import { treeStorage } from '../kernel/kernel.js';
 
 export interface SerializedTree {
   readonly format: 'interfere-bvtree';
@@ -79,7 +80,20 @@ export function deserializeTree(data: SerializedTree): BvTree {
     triOrder: u32(tob, triangleCount, 'triangle order'),
     positions: f64(pos, 3 * vertexCount, 'positions'),
   };
-  if (kind === 'obb') return { kind, ...base } satisfies ObbTree;
+  if (kind === 'obb') {
+    // Into the query kernel's memory when there is one, so that the tree is held once and its
+    // queries copy nothing (the buffers received are let go).
+    const k = treeStorage(nodeCount, OBB_STRIDE, triangleCount, 3 * vertexCount);
+    if (!k) return { kind, ...base } satisfies ObbTree;
+    k.boxes.set(base.boxes);
+    k.nodes.set(base.nodes);
+    k.triVerts.set(base.triVerts);
+    k.triOrder.set(base.triOrder);
+    k.positions.set(base.positions);
+    const tree: ObbTree = { kind, ...base, boxes: k.boxes, nodes: k.nodes, triVerts: k.triVerts, triOrder: k.triOrder, positions: k.positions };
+    k.adopt(tree);
+    return tree;
+  }
   if (kind === 'aabb') return { kind, ...base } satisfies AabbTree;
   if (kind === 'hybrid') {
     const sphereOf = i32(data.buffers[5], nodeCount, 'sphere index');

@@ -263,7 +263,10 @@ describe('the runner checks counts against the reference and says so per scenari
     expect(r.stdout).toMatch(/== boxes-touching {2}\(all · 13 poses · 48 × 48 triangles · exact contacts [\d,]+ · semantics probe/);
     expect(r.stdout).toMatch(/counts ✓ every strategy equals bench\/reference\.json on all 13 poses/);
     const lines = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as BenchRecord);
-    expect(lines.filter((l) => l.impl === 'interfere').map((l) => l.exact_contacts_ok)).toEqual([true, true, true]);
+    const engine = lines.filter((l) => l.impl === 'interfere');
+    // obb (the WebAssembly kernel), aabb, hybrid and obb-ts (the TypeScript kernel).
+    expect(engine.map((l) => l.variant).sort()).toEqual(['aabb', 'hybrid', 'obb', 'obb-ts']);
+    expect(engine.map((l) => l.exact_contacts_ok)).toEqual([true, true, true, true]);
   });
 
   it('npm run bench refuses, loudly and with exit 1, a reference that does not belong to the data it runs', () => {

@@ -1,0 +1,485 @@
+/**
+ * The WebAssembly query kernel's host: loads the module compiled from `as/kernel.ts` (by
+ * scripts/buildKernel.mjs, into `kernelBinary.ts`), keeps the trees it queries resident in its
+ * memory, lays out the scratch, and runs OBB queries there.
+ *
+ * Why: a command line run or the app's first check is a process's first query, and JavaScript
+ * runs interpreted until V8 has optimised it; WebAssembly is compiled before the first call, so
+ * the first query is about as fast as the hundredth (docs/engine.md, "Cold start").
+ *
+ * Exactness is the TypeScript engine's: the kernel evaluates the same expressions in the same
+ * order in IEEE double precision, and every triangle pair its floating-point filter cannot
+ * certify goes to `triTriIntersect` (geometry/triTri.ts) through the `exactPair` import.
+ *
+ * Residency: a tree is copied into the kernel's memory the first time it is queried (trees are
+ * immutable once built) and stays there until `releaseTree`, until the tree object is collected,
+ * or, past a budget, until it is the least recently used. The memory holds the parameter block
+ * and the triangle scratch (page 1), then blocks (`Arena`): the resident trees, the query scratch
+ * (B's mapped boxes and vertices with their query stamps, A's mapped vertices for placed queries,
+ * the traversal stack) and the pair list.
+ */
+import { triTriIntersect } from '../geometry/triTri.js';
+import type { ObbTree, HybridTree } from '../obbtree/layout.js';
+import { KERNEL_WASM_BASE64 } from './kernelBinary.js';
+
+/** The subset of the WebAssembly JavaScript API used here (src-core has no DOM or Node types). */
+interface WasmMemory {
+  readonly buffer: SharedArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => { exports: Record<string, unknown> };
+}
+
+const PAGE = 65536;
+/** The memory's maximum: 65,536 pages less one, so that every address fits a u32 with room. */
+const MAX_BYTES = 65535 * PAGE;
+const PARAMS = 65536;
+const P_M = 0;
+const P_VB = 96;
+const P_MA = 192;
+const P_ETA = 288;
+const P_INT = 512;
+const I = {
+  aBoxes: 0, aNodes: 1, aTriVerts: 2, aPos: 3, aOrder: 4,
+  bBoxes: 5, bNodes: 6, bTriVerts: 7, bPos: 8, bOrder: 9,
+  nodeCache: 10, vertCacheB: 11, vertStampB: 12, vertCacheA: 13, vertStampA: 14,
+  stack: 15, pairs: 17, pairCap: 18, epoch: 19, any: 20, placed: 21,
+  outPairs: 22, outBox: 23, outTri: 24, outExact: 25,
+} as const;
+/** First byte after page 1 (the parameter block, the triangle scratch, the expansion buffers). */
+const TREES_BASE = PARAMS + PAGE;
+/**
+ * Resident trees, least recently used first, are dropped past this many bytes (a dropped tree is
+ * copied again on its next query).
+ */
+const RESIDENT_BUDGET = 1024 * 1024 * 1024;
+
+export interface KernelQuery {
+  readonly pairCount: number;
+  readonly pairs: Uint32Array;
+  readonly boxTests: number;
+  readonly triTests: number;
+  /** Triangle pairs outside the kernel's exact range, decided by the TypeScript test (BigInt). */
+  readonly exactFallbacks: number;
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const value = new Uint8Array(128);
+  for (let i = 0; i < alphabet.length; i++) value[alphabet.charCodeAt(i)] = i;
+  const clean = text.replace(/=+$/, '');
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0, acc = 0, o = 0;
+  for (let i = 0; i < clean.length; i++) {
+    acc = (acc << 6) | value[clean.charCodeAt(i)];
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
+
+/** The kernel's memory cannot hold a block: its callers fall back to ordinary arrays and TypeScript. */
+export class KernelMemoryError extends RangeError {
+  constructor(bytes: number) {
+    super(`the query kernel's memory cannot hold another ${bytes} bytes`);
+    this.name = 'KernelMemoryError';
+  }
+}
+
+function tryGrow(memory: WasmMemory, pages: number): boolean {
+  try {
+    return memory.grow(pages) >= 0;
+  } catch {
+    return false; // RangeError: past the maximum, or the system refused the memory
+  }
+}
+
+/**
+ * Blocks of the kernel's memory: first fit over a free list kept in address order (neighbours
+ * merged), else from the top, growing the memory. Addresses and sizes are multiples of 16.
+ */
+class Arena {
+  /** Free blocks as [address, size] pairs in address order. */
+  private readonly free: number[] = [];
+  private top: number;
+  /** Bytes from here up were never handed out: the memory there is still all zeros. */
+  private highWater: number;
+  /** Was the block the last `alloc` returned never handed out before (so still all zeros)? */
+  lastFresh = false;
+  /** Bumped whenever the memory grows (views over it must then be made again). */
+  growths = 0;
+  /** The most the memory may grow to (MAX_BYTES; lower in the fallback tests). */
+  limit = MAX_BYTES;
+
+  constructor(private readonly memory: WasmMemory, base: number) {
+    this.top = base;
+    this.highWater = base;
+  }
+
+  alloc(bytes: number): number {
+    const size = (bytes + 15) & ~15 || 16;
+    const f = this.free;
+    let at = -1;
+    for (let k = 0; k < f.length; k += 2) {
+      if (f[k + 1] >= size) {
+        at = f[k];
+        if (f[k + 1] === size) f.splice(k, 2);
+        else {
+          f[k] += size;
+          f[k + 1] -= size;
+        }
+        break;
+      }
+    }
+    if (at < 0) {
+      at = this.top;
+      const end = at + size, have = this.memory.buffer.byteLength;
+      if (end > have) {
+        // Grow by at least half again, so that a run of allocations grows the memory a few times.
+        const want = Math.max(end, Math.min(have * 1.5, this.limit));
+        if (want > this.limit || !tryGrow(this.memory, Math.ceil((want - have) / PAGE))) throw new KernelMemoryError(bytes);
+        this.growths++;
+      }
+      this.top = end;
+    }
+    this.lastFresh = at >= this.highWater;
+    this.highWater = Math.max(this.highWater, at + size);
+    return at;
+  }
+
+  release(at: number, bytes: number): void {
+    const size = (bytes + 15) & ~15 || 16;
+    const f = this.free;
+    let k = 0;
+    while (k < f.length && f[k] < at) k += 2;
+    f.splice(k, 0, at, size);
+    // Merge with the next block, then with the previous one.
+    if (k + 2 < f.length && f[k] + f[k + 1] === f[k + 2]) {
+      f[k + 1] += f[k + 3];
+      f.splice(k + 2, 2);
+    }
+    if (k >= 2 && f[k - 2] + f[k - 1] === f[k]) {
+      f[k - 1] += f[k + 1];
+      f.splice(k, 2);
+    }
+    // A free block at the top returns to the top.
+    if (f.length >= 2 && f[f.length - 2] + f[f.length - 1] === this.top) {
+      this.top = f[f.length - 2];
+      f.length -= 2;
+    }
+  }
+}
+
+interface Resident {
+  at: number;
+  bytes: number;
+  boxes: number;
+  nodes: number;
+  triVerts: number;
+  positions: number;
+  triOrder: number;
+  lastUse: number;
+  live: boolean;
+  /** The tree's own storage (built here), not a copy: never evicted, freed with the tree. */
+  owned: boolean;
+}
+
+/** A tree's arrays in the kernel's memory, for a builder to fill (`treeStorage`). */
+export interface TreeStorage {
+  readonly boxes: Float64Array;
+  readonly positions: Float64Array;
+  readonly nodes: Int32Array;
+  readonly triVerts: Uint32Array;
+  readonly triOrder: Uint32Array;
+  /** Registers the finished tree that holds these arrays: its queries need no copy. */
+  adopt(tree: object): void;
+}
+
+class Kernel {
+  private readonly memory: WasmMemory;
+  private readonly run: () => number;
+  private readonly arena: Arena;
+  private f64: Float64Array;
+  private i32: Int32Array;
+  private u8: Uint8Array;
+  private readonly resident = new WeakMap<object, Resident>();
+  /** Every resident entry, for the budget (entries, not trees: trees stay collectable). */
+  private readonly entries = new Set<Resident>();
+  private residentBytes = 0;
+  private readonly finalizer: FinalizationRegistry<Resident>;
+  private useClock = 0;
+  /** The scratch block and the capacities it was laid out for. */
+  private scratchAt = 0;
+  private scratchBytes = 0;
+  private nodeCap = 0;
+  private vertCapB = 0;
+  private vertCapA = 0;
+  private stackCap = 0;
+  private pairsAt = 0;
+  private pairCap = 0;
+  private epoch = 0;
+  private seenGrowths = 0;
+
+  constructor(api: WasmApi, bytes: Uint8Array) {
+    // Shared memory never detaches its views when it grows, so trees can live in it (see
+    // `treeStorage`); it reserves address space up to its maximum and commits only what is used.
+    // Made first: where it is refused (a page without cross-origin isolation) nothing is compiled.
+    this.memory = new api.Memory({ initial: 2, maximum: 65536, shared: true });
+    const module = new api.Module(bytes);
+    const instance = new api.Instance(module, {
+      env: {
+        memory: this.memory,
+        exactPair: (a0: number, a1: number, a2: number, b0: number, b1: number, b2: number): number => {
+          const F = this.view();
+          return triTriIntersect(F, a0 / 8, a1 / 8, a2 / 8, F, b0 / 8, b1 / 8, b2 / 8) ? 1 : 0;
+        },
+        growPairs: (count: number): number => this.growPairs(count),
+      },
+    });
+    this.run = instance.exports.query as () => number;
+    this.arena = new Arena(this.memory, TREES_BASE);
+    this.f64 = new Float64Array(this.memory.buffer);
+    this.i32 = new Int32Array(this.memory.buffer);
+    this.u8 = new Uint8Array(this.memory.buffer);
+    this.finalizer = new FinalizationRegistry((entry) => this.drop(entry));
+  }
+
+  /** The memory as doubles, renewed after the memory grew. */
+  private view(): Float64Array {
+    if (this.seenGrowths !== this.arena.growths) {
+      this.seenGrowths = this.arena.growths;
+      this.f64 = new Float64Array(this.memory.buffer);
+      this.i32 = new Int32Array(this.memory.buffer);
+      this.u8 = new Uint8Array(this.memory.buffer);
+    }
+    return this.f64;
+  }
+
+  private drop(entry: Resident): void {
+    if (!entry.live) return;
+    entry.live = false;
+    this.entries.delete(entry);
+    this.residentBytes -= entry.bytes;
+    this.arena.release(entry.at, entry.bytes);
+  }
+
+  limitMemory(bytes: number): void {
+    this.arena.limit = Math.max(Math.min(bytes, MAX_BYTES), this.memory.buffer.byteLength);
+  }
+
+  /** Frees a tree's resident copy now (it is copied again if queried later). */
+  release(tree: object): void {
+    const entry = this.resident.get(tree);
+    if (!entry || entry.owned) return;
+    this.resident.delete(tree);
+    this.finalizer.unregister(entry);
+    this.drop(entry);
+  }
+
+  /** Makes `tree` resident (copied in unless it already is); its arrays' addresses. */
+  private place(tree: ObbTree | HybridTree, keep: object | null): Resident {
+    const known = this.resident.get(tree);
+    if (known && known.live) {
+      known.lastUse = ++this.useClock;
+      return known;
+    }
+    const size = (b: ArrayBufferView): number => (b.byteLength + 15) & ~15;
+    const parts = [tree.boxes, tree.positions, tree.nodes, tree.triVerts, tree.triOrder] as const;
+    const bytes = parts.reduce((sum, p) => sum + size(p), 0);
+    // Past the budget, the least recently used trees (not the other one of this query) go.
+    if (this.residentBytes + bytes > RESIDENT_BUDGET) {
+      const byAge = [...this.entries].sort((x, y) => x.lastUse - y.lastUse);
+      for (const e of byAge) {
+        if (this.residentBytes + bytes <= RESIDENT_BUDGET) break;
+        if (e.owned || (keep && this.resident.get(keep) === e)) continue;
+        this.drop(e);
+      }
+    }
+    const at = this.arena.alloc(bytes);
+    this.view();
+    let p = at;
+    const addr: number[] = [];
+    for (const src of parts) {
+      this.u8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), p);
+      addr.push(p);
+      p += size(src);
+    }
+    const entry: Resident = {
+      at, bytes, boxes: addr[0], positions: addr[1], nodes: addr[2], triVerts: addr[3], triOrder: addr[4],
+      lastUse: ++this.useClock, live: true, owned: false,
+    };
+    this.resident.set(tree, entry);
+    this.entries.add(entry);
+    this.residentBytes += bytes;
+    this.finalizer.register(tree, entry, entry);
+    return entry;
+  }
+
+  /** Storage for a tree built straight into the kernel's memory (see `TreeStorage`). */
+  treeStorage(nodeCount: number, boxStride: number, triangleCount: number, positionCount: number): TreeStorage {
+    const size = (n: number): number => (n + 15) & ~15;
+    const sizes = [8 * boxStride * nodeCount, 8 * positionCount, 8 * nodeCount, 12 * triangleCount, 4 * triangleCount];
+    const bytes = sizes.reduce((sum, n) => sum + size(n), 0);
+    const at = this.arena.alloc(bytes);
+    this.view();
+    const addr: number[] = [];
+    let p = at;
+    for (const n of sizes) {
+      addr.push(p);
+      p += size(n);
+    }
+    const buffer = this.memory.buffer;
+    const entry: Resident = {
+      at, bytes, boxes: addr[0], positions: addr[1], nodes: addr[2], triVerts: addr[3], triOrder: addr[4],
+      lastUse: ++this.useClock, live: true, owned: true,
+    };
+    return {
+      boxes: new Float64Array(buffer, addr[0], boxStride * nodeCount),
+      positions: new Float64Array(buffer, addr[1], positionCount),
+      nodes: new Int32Array(buffer, addr[2], 2 * nodeCount),
+      triVerts: new Uint32Array(buffer, addr[3], 3 * triangleCount),
+      triOrder: new Uint32Array(buffer, addr[4], triangleCount),
+      adopt: (tree: object): void => {
+        this.resident.set(tree, entry);
+        this.finalizer.register(tree, entry, entry);
+      },
+    };
+  }
+
+  /** Lays out the scratch for these trees (zeroing its stamps) unless the current one fits. */
+  private layOut(nodesB: number, vertsA: number, vertsB: number, stack: number): void {
+    if (this.scratchAt && nodesB <= this.nodeCap && vertsB <= this.vertCapB && vertsA <= this.vertCapA && stack <= this.stackCap) return;
+    if (this.scratchAt) this.arena.release(this.scratchAt, this.scratchBytes);
+    this.scratchAt = 0; // until the new block is had
+    this.nodeCap = Math.max(nodesB, this.nodeCap);
+    this.vertCapB = Math.max(vertsB, this.vertCapB);
+    this.vertCapA = Math.max(vertsA, this.vertCapA);
+    this.stackCap = Math.max(stack, this.stackCap);
+    const nodeBytes = 128 * this.nodeCap;
+    const vertBytesB = 24 * this.vertCapB, stampBytesB = (4 * this.vertCapB + 15) & ~15;
+    const vertBytesA = 24 * this.vertCapA, stampBytesA = (4 * this.vertCapA + 15) & ~15;
+    this.scratchBytes = nodeBytes + vertBytesB + stampBytesB + vertBytesA + stampBytesA + 8 * this.stackCap;
+    const base = this.arena.alloc(this.scratchBytes);
+    this.scratchAt = base;
+    this.view();
+    // Never-used memory is zero already; leaving it untouched also spares committing its pages.
+    if (!this.arena.lastFresh) this.u8.fill(0, base, base + this.scratchBytes);
+    const i = this.i32, p = (PARAMS + P_INT) / 4;
+    i[p + I.nodeCache] = base;
+    i[p + I.vertCacheB] = base + nodeBytes;
+    i[p + I.vertStampB] = base + nodeBytes + vertBytesB;
+    i[p + I.vertCacheA] = base + nodeBytes + vertBytesB + stampBytesB;
+    i[p + I.vertStampA] = base + nodeBytes + vertBytesB + stampBytesB + vertBytesA;
+    i[p + I.stack] = base + nodeBytes + vertBytesB + stampBytesB + vertBytesA + stampBytesA;
+    this.epoch = 0;
+  }
+
+  private growPairs(count: number): number {
+    const old = this.pairsAt, oldCap = this.pairCap;
+    const cap = Math.max(1024, 2 * oldCap);
+    this.pairsAt = this.arena.alloc(8 * cap);
+    this.pairCap = cap;
+    this.view();
+    if (count > 0) this.u8.copyWithin(this.pairsAt, old, old + 8 * count);
+    if (old) this.arena.release(old, 8 * oldCap);
+    const i = this.i32, p = (PARAMS + P_INT) / 4;
+    i[p + I.pairs] = this.pairsAt;
+    i[p + I.pairCap] = this.pairCap;
+    return this.pairsAt;
+  }
+
+  /**
+   * One OBB query: B's boxes mapped into A's frame by `m` (B → A), B's vertices for the triangle
+   * tests by `vb` (M itself, or B → world when placed), A's vertices by `ma` when placed.
+   */
+  query(a: ObbTree | HybridTree, b: ObbTree | HybridTree, m: Float64Array, vb: Float64Array, ma: Float64Array | null, eta: number, stopAtFirst: boolean): KernelQuery {
+    const ra = this.place(a, b);
+    const rb = this.place(b, a);
+    this.layOut(b.nodeCount, ma ? a.vertexCount : 0, b.vertexCount, a.nodeCount + b.nodeCount + 2);
+    if (!this.pairsAt) this.growPairs(0);
+    if (++this.epoch >= 0xffffffff) {
+      this.u8.fill(0, this.scratchAt, this.scratchAt + this.scratchBytes);
+      this.epoch = 1;
+    }
+    const F = this.view(), i = this.i32, p = (PARAMS + P_INT) / 4;
+    for (let k = 0; k < 12; k++) {
+      F[(PARAMS + P_M) / 8 + k] = m[k];
+      F[(PARAMS + P_VB) / 8 + k] = vb[k];
+    }
+    if (ma) for (let k = 0; k < 12; k++) F[(PARAMS + P_MA) / 8 + k] = ma[k];
+    F[(PARAMS + P_ETA) / 8] = eta;
+    i[p + I.aBoxes] = ra.boxes; i[p + I.aNodes] = ra.nodes; i[p + I.aTriVerts] = ra.triVerts; i[p + I.aPos] = ra.positions; i[p + I.aOrder] = ra.triOrder;
+    i[p + I.bBoxes] = rb.boxes; i[p + I.bNodes] = rb.nodes; i[p + I.bTriVerts] = rb.triVerts; i[p + I.bPos] = rb.positions; i[p + I.bOrder] = rb.triOrder;
+    i[p + I.pairs] = this.pairsAt;
+    i[p + I.pairCap] = this.pairCap;
+    i[p + I.epoch] = this.epoch;
+    i[p + I.any] = stopAtFirst ? 1 : 0;
+    i[p + I.placed] = ma ? 1 : 0;
+    const count = this.run();
+    this.view();
+    const out = this.i32;
+    return {
+      pairCount: count,
+      pairs: count === 0 ? new Uint32Array(0) : new Uint32Array(this.i32.buffer, this.pairsAt, 2 * count).slice(),
+      boxTests: out[p + I.outBox],
+      triTests: out[p + I.outTri],
+      exactFallbacks: out[p + I.outExact],
+    };
+  }
+}
+
+let kernel: Kernel | null | undefined;
+
+/** The kernel, compiled on first use; null where WebAssembly is unavailable. */
+export function queryKernel(): Kernel | null {
+  if (kernel !== undefined) return kernel;
+  const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+  try {
+    kernel = api ? new Kernel(api, decodeBase64(KERNEL_WASM_BASE64)) : null;
+  } catch {
+    // A browser main thread refuses synchronous compiles of large modules; the TypeScript
+    // kernel answers there.
+    kernel = null;
+  }
+  return kernel;
+}
+
+/**
+ * Storage in the kernel's memory for an OBB tree about to be built, or null where there is no
+ * kernel (the builder then allocates ordinary arrays, and queries copy the tree in).
+ */
+export function treeStorage(nodeCount: number, boxStride: number, triangleCount: number, positionCount: number): TreeStorage | null {
+  const k = queryKernel();
+  if (!k) return null;
+  try {
+    return k.treeStorage(nodeCount, boxStride, triangleCount, positionCount);
+  } catch (e) {
+    if (e instanceof KernelMemoryError) return null; // an ordinary tree then
+    throw e;
+  }
+}
+
+/**
+ * Frees the kernel's copy of a tree now, for hosts that know when a tree is done with (a closed
+ * document, a benchmark's finished repetition); otherwise it goes when the tree is collected.
+ */
+export function releaseTree(tree: object): void {
+  if (kernel) kernel.release(tree);
+}
+
+/**
+ * Caps the kernel's memory at `bytes` (at least its present size), or lifts the cap (null): for
+ * the tests of what happens when the memory is full.
+ */
+export function limitKernelMemory(bytes: number | null): void {
+  const k = queryKernel();
+  if (k) k.limitMemory(bytes ?? MAX_BYTES);
+}
+
+export type { Kernel };
