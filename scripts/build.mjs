@@ -9,6 +9,7 @@
 //   dist/node/compute/treeWorker.cjs  the tree-building child (child process or utilityProcess)
 //   dist/node/compute/checkWorker.cjs the check child: checks, pair queries, volumes (likewise)
 //   dist/node/compute/occtWorker.cjs  the OpenCascade worker thread (services/occtWorker.ts)
+//   dist/node/compute/volumeWorker.cjs the interference volumes' worker thread (services/volumeWorker.ts)
 //   dist/node/main/main.cjs           the Electron main process
 //   dist/node/main/preload.cjs        the window's preload (sandboxed: only `electron` may be required)
 //   dist/node/bridge/cli.cjs          `npm run dev:web`: the renderer in a browser over the loopback bridge
@@ -35,6 +36,7 @@ const entries = {
   'compute/treeWorker': 'src-main/compute/treeWorker.ts',
   'compute/checkWorker': 'src-main/compute/checkWorker.ts',
   'compute/occtWorker': 'src-main/services/occtWorkerThread.ts',
+  'compute/volumeWorker': 'src-main/services/volumeWorkerThread.ts',
   'bridge/cli': 'src-main/bridge/cli.ts',
   'main/main': 'src-main/main/main.ts',
 };

@@ -44,7 +44,7 @@ import { applyPoint, compose, invert, parseRigid, type Rigid } from '../geometry
 import { PairLimitError, sweepAndPrune } from '../broadphase/sweepAndPrune.js';
 import { groupDigits } from '../io/types.js';
 import type { ManifoldToplevel } from 'manifold-3d';
-import { OverlapEngine, type ManifoldProvider, type SolidCache } from './volume.js';
+import { OverlapEngine, overlapFigures, type ManifoldProvider, type OverlapFigures, type OverlapVolumes, type SolidCache } from './volume.js';
 import { crossingDepth } from './depth.js';
 import { precisionWarnings } from './precision.js';
 import { coincidentTessellations } from './coincident.js';
@@ -61,6 +61,13 @@ export interface CheckOptions {
    * checks), given the manifold-3d instance; without it each check converts the bodies it needs.
    */
   readonly solids?: (wasm: ManifoldToplevel) => SolidCache;
+  /**
+   * Overlap volumes computed in another thread (./volume.ts OverlapVolumes), given the assembly's
+   * origin for manifold-3d's float32 positions: started at the first volume a check needs, and
+   * disposed of with the check. The pairs' tests go on while its booleans run. When it fails, the
+   * volume is computed here (with `manifold`).
+   */
+  readonly volumes?: (origin: [number, number, number]) => OverlapVolumes;
   readonly onProgress?: (p: CheckProgress) => void;
   readonly signal?: { readonly aborted: boolean };
   /** Milliseconds clock (for elapsedMs). */
@@ -271,29 +278,64 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
   // Volumes (manifold-3d), when available: its module starts loading now, alongside the pair
   // tests, and is waited for only by the first interference that needs a volume (a check without
   // one never waits for it).
-  const made: { engine: OverlapEngine | null } = { engine: null };
+  const made: { engine: OverlapEngine | null; volumes: OverlapVolumes | null } = { engine: null, volumes: null };
   const manifold = options.manifold;
-  const loading = manifold ? manifold().then((wasm) => ({ wasm }), (error: unknown) => ({ error })) : null;
+  // With a volume service, manifold-3d is loaded here only when the service fails.
+  let loadingStarted: Promise<{ wasm: ManifoldToplevel } | { error: unknown }> | null = null;
+  const startLoading = (): typeof loadingStarted =>
+    (loadingStarted ??= manifold ? manifold().then((wasm) => ({ wasm }), (error: unknown) => ({ error })) : null);
+  if (!options.volumes) startLoading();
+  // manifold-3d's positions are float32: taken relative to the centre of all parts' bounds.
+  const origin = (): [number, number, number] => {
+    const all = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+    for (const p of prepared) for (let k = 0; k < 3; k++) { all[k] = Math.min(all[k], p.bounds[k]); all[3 + k] = Math.max(all[3 + k], p.bounds[3 + k]); }
+    return prepared.length ? [(all[0] + all[3]) / 2, (all[1] + all[4]) / 2, (all[2] + all[5]) / 2] : [0, 0, 0];
+  };
   let engineReady: Promise<OverlapEngine | null> | null = null;
   const engine = (): Promise<OverlapEngine | null> => {
     engineReady ??= (async () => {
+      const loading = startLoading();
       if (loading === null) return null;
       const loaded = await loading;
       if ('error' in loaded) {
         warnings.push(`interference volumes are unavailable: ${(loaded.error as Error).message}`);
         return null;
       }
-      const all = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
-      for (const p of prepared) for (let k = 0; k < 3; k++) { all[k] = Math.min(all[k], p.bounds[k]); all[3 + k] = Math.max(all[3 + k], p.bounds[3 + k]); }
-      const origin: [number, number, number] = prepared.length ? [(all[0] + all[3]) / 2, (all[1] + all[4]) / 2, (all[2] + all[5]) / 2] : [0, 0, 0];
       try {
-        made.engine = new OverlapEngine(loaded.wasm, origin, options.solids?.(loaded.wasm));
+        made.engine = new OverlapEngine(loaded.wasm, origin(), options.solids?.(loaded.wasm));
       } catch (e) {
         warnings.push(`interference volumes are unavailable: ${(e as Error).message}`);
       }
       return made.engine;
     })();
     return engineReady;
+  };
+  // Volumes computed in this thread: their time (classification), and whether the check is over
+  // (a pair still waiting when it was cancelled computes nothing).
+  const volumeHereMs = { ms: 0 };
+  let finished = false;
+  const inHere = async (a: Prepared, b: Prepared): Promise<OverlapFigures | null> => {
+    const e = await engine();
+    if (!e || finished) return null;
+    const t = now();
+    const figures = overlapFigures(e, { key: a.part.id, mesh: a.part.mesh, transform: a.m }, { key: b.part.id, mesh: b.part.mesh, transform: b.m });
+    const ms = now() - t;
+    volumeHereMs.ms += ms;
+    phase.classifyMs += ms;
+    return figures;
+  };
+  let volumesFailed = false;
+  const overlapOf = async (a: Prepared, b: Prepared): Promise<OverlapFigures | null> => {
+    if (options.volumes && !volumesFailed) {
+      try {
+        made.volumes ??= options.volumes(origin());
+        return await made.volumes.overlap({ key: a.part.id, mesh: a.part.mesh, transform: a.m }, { key: b.part.id, mesh: b.part.mesh, transform: b.m });
+      } catch {
+        // The same figures, computed here.
+        volumesFailed = true;
+      }
+    }
+    return inHere(a, b);
   };
 
   const results: PairResult[] = [];
@@ -336,11 +378,16 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
       check();
       options.onProgress?.({ phase: 'pairs', done: done++, total });
     };
-    const computePair = async (A: Prepared, B: Prepared): Promise<Omit<PairResult, 'kind'> | null> => {
+    // A pair's tests run at once, up to its volume when it needs one; the volume may be computed
+    // in another thread (options.volumes) while the next pairs are tested, so the pairs are
+    // awaited together at the end, and each result is added when it is complete.
+    const pending: Promise<void>[] = [];
+    let failed: { error: unknown } | null = null;
+    const computePair = (A: Prepared, B: Prepared, then: (r: Omit<PairResult, 'kind'> | null) => void): void => {
       const t = now(), collideBefore = phase.collideMs;
-      const result = await checkPair(A, B, bounds, engine, isClosed, bodyVolume, phase, now);
+      const result = checkPair(A, B, bounds, overlapOf, isClosed, bodyVolume, phase, now);
       phase.classifyMs += now() - t - (phase.collideMs - collideBefore);
-      return result;
+      pending.push(result.then(then, (error: unknown) => { failed ??= { error }; }));
     };
     for (const [i, j] of work) {
       await pace();
@@ -352,15 +399,15 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
         }
       }
       if (pairs.length === 0) continue;
-      const result = await computePair(prepared[i], prepared[j]);
-      if (!result) continue;
-      const kind = reportedKind(result);
-      for (let k = 0; k < pairs.length; k += 2) results.push(asPair(result, kind, prepared[i].part.id, prepared[j].part.id, prepared[pairs[k]].part.id, prepared[pairs[k + 1]].part.id, pairs[k] > pairs[k + 1]));
+      computePair(prepared[i], prepared[j], (result) => {
+        if (!result) return;
+        const kind = reportedKind(result);
+        for (let k = 0; k < pairs.length; k += 2) results.push(asPair(result, kind, prepared[i].part.id, prepared[j].part.id, prepared[pairs[k]].part.id, prepared[pairs[k + 1]].part.id, pairs[k] > pairs[k + 1]));
+      });
     }
     for (const [x, y] of groupPairs) {
       await pace();
       const members = membersOf(groups.leader[x]);
-      const result = await computePair(prepared[x], prepared[y]);
       const ids = members.map((m) => prepared[m].part.id);
       const named = ids.length <= 4 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')}, … ${ids[ids.length - 1]}`;
       warnings.push(
@@ -368,11 +415,20 @@ export async function runCheck(request: CheckRequest, options: CheckOptions = {}
         `reported as one finding for the pair ${prepared[x].part.id}/${prepared[y].part.id}, ` +
         `which stands for all ${groupDigits(ids.length * (ids.length - 1) / 2)} pairs among them`,
       );
-      if (!result) continue;
-      results.push({ ...result, kind: reportedKind(result), coincident: ids });
+      computePair(prepared[x], prepared[y], (result) => {
+        if (result) results.push({ ...result, kind: reportedKind(result), coincident: ids });
+      });
     }
+    // The volumes still to come: time waited for another thread counts as classification (the
+    // volumes computed here count themselves).
+    const tWait = now(), hereBefore = volumeHereMs.ms;
+    await Promise.all(pending);
+    phase.classifyMs += Math.max(0, now() - tWait - (volumeHereMs.ms - hereBefore));
+    if (failed) throw (failed as { error: unknown }).error;
     options.onProgress?.({ phase: 'pairs', done: total, total });
   } finally {
+    finished = true;
+    made.volumes?.dispose();
     made.engine?.dispose();
   }
 
@@ -455,7 +511,7 @@ function kindOf(possible: readonly GeometryKind[]): ResultKind | 'clear' {
 /** Geometry of one pair (kind still to be reported); null when clear. */
 async function checkPair(
   A: Prepared, B: Prepared, bounds: KindBounds,
-  engine: () => Promise<OverlapEngine | null>,
+  overlap: (a: Prepared, b: Prepared) => Promise<OverlapFigures | null>,
   isClosed: (p: Prepared) => boolean,
   bodyVolume: (p: Prepared) => { volume: number; centroid: [number, number, number] },
   phase: { collideMs: number },
@@ -478,13 +534,7 @@ async function checkPair(
     distanceMm: null, closestPointsMm: null, depthMm: null, toleranceMm: tol, reason: null,
     resolutionMm: null, refinedDeflectionMm: finerOf(a.deflectionMm, b.deflectionMm), separationRangeMm: null, possibleKinds: null,
   } as const;
-  const overlapOf = async (): Promise<{ volume: number; centroid: [number, number, number] } | null> => {
-    const e = await engine();
-    if (!e) return null;
-    const sa = e.solid(a.id, a.mesh, A.m);
-    const sb = e.solid(b.id, b.mesh, B.m);
-    return e.overlap(sa, sb);
-  };
+  const overlapOf = (): Promise<OverlapFigures | null> => overlap(A, B);
 
   if (hits.pairCount > 0) {
     const closed = isClosed(A) && isClosed(B);

@@ -17,7 +17,18 @@
  */
 import type { ManifoldToplevel, Manifold } from 'manifold-3d';
 import type { TriangleMesh } from '../geometry/mesh.js';
-import { volumeProps } from '../geometry/meshProps.js';
+import { edgeReport, volumeProps } from '../geometry/meshProps.js';
+
+/**
+ * Closed (every edge used once each way, ./meshProps.ts) with no triangle repeating a vertex, so
+ * that manifold-3d's merge() finds no open edge to join either.
+ */
+function closedWithoutRepeats(mesh: TriangleMesh): boolean {
+  if (!edgeReport(mesh).closed) return false;
+  const I = mesh.indices;
+  for (let t = 0; t < I.length; t += 3) if (I[t] === I[t + 1] || I[t + 1] === I[t + 2] || I[t] === I[t + 2]) return false;
+  return true;
+}
 
 /** Initialises manifold-3d (the host locates its wasm). */
 export type ManifoldProvider = () => Promise<ManifoldToplevel>;
@@ -79,7 +90,8 @@ export class SolidCache {
     let result: BodySolid;
     try {
       const m = new Mesh({ numProp: 3, vertProperties: vert, triVerts: new Uint32Array(mesh.indices) });
-      m.merge();
+      // merge() joins the vertices of open edges; a closed mesh has none (it would change nothing).
+      if (!closedWithoutRepeats(mesh)) m.merge();
       const manifold = new Manifold(m);
       const status = manifold.status();
       if (status !== 'NoError') {
@@ -110,6 +122,38 @@ export class SolidCache {
     for (const s of this.bodies.values()) s.manifold?.delete();
     this.bodies.clear();
   }
+}
+
+/** The figures a check reports of an overlap: its volume and centroid (world millimetres). */
+export interface OverlapFigures {
+  readonly volume: number;
+  readonly centroid: [number, number, number];
+}
+
+/** A body placed by a part, as an overlap service receives it. */
+export interface PlacedSolid {
+  /** The part's id (its placed solid is kept under it for the check). */
+  readonly key: string;
+  readonly mesh: TriangleMesh;
+  /** Body → world, row-major 3×4 (or 4×4). */
+  readonly transform: ArrayLike<number>;
+}
+
+/**
+ * Overlap volumes computed away from the caller's thread (a worker thread with its own
+ * manifold-3d, src-main/services/volumeWorker.ts), so that the check goes on with the next pairs
+ * while a boolean runs. It must give exactly what `overlapFigures` on an OverlapEngine of the same
+ * origin gives. Null: a part is not a closed solid.
+ */
+export interface OverlapVolumes {
+  overlap(a: PlacedSolid, b: PlacedSolid): Promise<OverlapFigures | null>;
+  dispose(): void;
+}
+
+/** The overlap figures of two placed bodies on `engine` (null: either is not a closed solid). */
+export function overlapFigures(engine: OverlapEngine, a: PlacedSolid, b: PlacedSolid): OverlapFigures | null {
+  const o = engine.overlap(engine.solid(a.key, a.mesh, a.transform), engine.solid(b.key, b.mesh, b.transform));
+  return o === null ? null : { volume: o.volume, centroid: o.centroid };
 }
 
 export class OverlapEngine {

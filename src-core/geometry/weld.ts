@@ -31,46 +31,59 @@ export function* weldSteps(positions: Float64Array, indices?: Uint32Array): Gene
   const table = new Int32Array(size).fill(-1);
   const remap = new Uint32Array(n);
   const out = new Float64Array(3 * n);
-  const f = new Float64Array(1);
-  const u = new Uint32Array(f.buffer);
   let count = 0;
   for (let start = 0; start < n; start += WELD_STEP_VERTICES) {
     if (start > 0) yield start;
-    const end = Math.min(n, start + WELD_STEP_VERTICES);
-    for (let v = start; v < end; v++) {
-      const x = positions[3 * v] + 0, y = positions[3 * v + 1] + 0, z = positions[3 * v + 2] + 0; // + 0 turns −0 into 0
-      let h = 0x811c9dc5;
-      f[0] = x; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
-      f[0] = y; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
-      f[0] = z; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
-      h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b);
-      h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35);
-      h ^= h >>> 16;
-      let slot = h & mask;
-      for (;;) {
-        const w = table[slot];
-        if (w < 0) {
-          table[slot] = count;
-          out[3 * count] = x; out[3 * count + 1] = y; out[3 * count + 2] = z;
-          remap[v] = count++;
-          break;
-        }
-        if (out[3 * w] === x && out[3 * w + 1] === y && out[3 * w + 2] === z) {
-          remap[v] = w;
-          break;
-        }
-        slot = (slot + 1) & mask;
+    count = weldRange(positions, start, Math.min(n, start + WELD_STEP_VERTICES), table, mask, out, remap, count);
+  }
+  const idx = indices === undefined ? remap : remapIndices(remap, indices);
+  return { positions: out.slice(0, 3 * count), indices: idx };
+}
+
+const F = new Float64Array(1);
+const U = new Uint32Array(F.buffer);
+
+/**
+ * Welds vertices start..end into the table (a plain function, not the generator's body: V8
+ * optimises a long loop while it runs only outside generators). Returns the new vertex count.
+ */
+function weldRange(
+  positions: Float64Array, start: number, end: number, table: Int32Array, mask: number,
+  out: Float64Array, remap: Uint32Array, count: number,
+): number {
+  const f = F, u = U;
+  for (let v = start; v < end; v++) {
+    const x = positions[3 * v] + 0, y = positions[3 * v + 1] + 0, z = positions[3 * v + 2] + 0; // + 0 turns −0 into 0
+    let h = 0x811c9dc5;
+    f[0] = x; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
+    f[0] = y; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
+    f[0] = z; h = Math.imul(h ^ u[0], 0x01000193); h = Math.imul(h ^ u[1], 0x01000193);
+    h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    let slot = h & mask;
+    for (;;) {
+      const w = table[slot];
+      if (w < 0) {
+        table[slot] = count;
+        out[3 * count] = x; out[3 * count + 1] = y; out[3 * count + 2] = z;
+        remap[v] = count++;
+        break;
       }
+      if (out[3 * w] === x && out[3 * w + 1] === y && out[3 * w + 2] === z) {
+        remap[v] = w;
+        break;
+      }
+      slot = (slot + 1) & mask;
     }
   }
-  const m = indices === undefined ? n : indices.length;
-  const idx = new Uint32Array(m);
-  if (indices === undefined) {
-    for (let i = 0; i < m; i++) idx[i] = remap[i];
-  } else {
-    for (let i = 0; i < m; i++) idx[i] = remap[indices[i]];
-  }
-  return { positions: out.slice(0, 3 * count), indices: idx };
+  return count;
+}
+
+function remapIndices(remap: Uint32Array, indices: Uint32Array): Uint32Array {
+  const idx = new Uint32Array(indices.length);
+  for (let i = 0; i < indices.length; i++) idx[i] = remap[indices[i]];
+  return idx;
 }
 
 /** weldSteps run to the end at once. */

@@ -280,24 +280,14 @@ function* readBinary(bytes: Uint8Array, fileName: string, scale: number, limits:
   // Per triangle: 12 bytes normal (ignored), 36 bytes vertices, 2 bytes attribute. The attribute
   // word may carry a per-facet colour (VisCAM / Materialise conventions); per-facet colours are
   // ignored, only the header's body colour is read.
-  let off = BINARY_PREFIX_BYTES + 12;
-  for (let t = 0; t < n; t++, off += BINARY_TRIANGLE_BYTES) {
-    if ((t & (BINARY_STRIDE - 1)) === 0 && t > 0) yield off;
-    const x0 = dv.getFloat32(off, true), y0 = dv.getFloat32(off + 4, true), z0 = dv.getFloat32(off + 8, true);
-    const x1 = dv.getFloat32(off + 12, true), y1 = dv.getFloat32(off + 16, true), z1 = dv.getFloat32(off + 20, true);
-    const x2 = dv.getFloat32(off + 24, true), y2 = dv.getFloat32(off + 28, true), z2 = dv.getFloat32(off + 32, true);
-    const s = x0 + y0 + z0 + x1 + y1 + z1 + x2 + y2 + z2; // float32 magnitudes cannot overflow a double sum
-    if (s - s !== 0) throw binaryNonFinite(fileName, t, [x0, y0, z0, x1, y1, z1, x2, y2, z2]);
-    const o = 9 * t;
-    // float32 × at most 1000 (m) stays far below the double range: no overflow check needed.
-    if (scale === 1) {
-      soup[o] = x0; soup[o + 1] = y0; soup[o + 2] = z0;
-      soup[o + 3] = x1; soup[o + 4] = y1; soup[o + 5] = z1;
-      soup[o + 6] = x2; soup[o + 7] = y2; soup[o + 8] = z2;
-    } else {
-      soup[o] = x0 * scale; soup[o + 1] = y0 * scale; soup[o + 2] = z0 * scale;
-      soup[o + 3] = x1 * scale; soup[o + 4] = y1 * scale; soup[o + 5] = z1 * scale;
-      soup[o + 6] = x2 * scale; soup[o + 7] = y2 * scale; soup[o + 8] = z2 * scale;
+  for (let t = 0; t < n; t += BINARY_STRIDE) {
+    if (t > 0) yield BINARY_PREFIX_BYTES + 12 + t * BINARY_TRIANGLE_BYTES;
+    const bad = readBinaryRange(dv, soup, t, Math.min(n, t + BINARY_STRIDE), scale);
+    if (bad >= 0) {
+      const off = BINARY_PREFIX_BYTES + 12 + bad * BINARY_TRIANGLE_BYTES;
+      const v: number[] = [];
+      for (let k = 0; k < 9; k++) v.push(dv.getFloat32(off + 4 * k, true));
+      throw binaryNonFinite(fileName, bad, v);
     }
   }
   yield bytes.length;
@@ -315,6 +305,34 @@ function* readBinary(bytes: Uint8Array, fileName: string, scale: number, limits:
     }],
     warnings,
   };
+}
+
+/**
+ * Triangles from..to of a binary STL into the soup (a plain function, not the generator's body:
+ * V8 optimises a long loop while it runs only outside generators). Returns the first triangle
+ * with a non-finite coordinate, or −1.
+ */
+function readBinaryRange(dv: DataView, soup: Float64Array, from: number, to: number, scale: number): number {
+  let off = BINARY_PREFIX_BYTES + 12 + from * BINARY_TRIANGLE_BYTES;
+  for (let t = from; t < to; t++, off += BINARY_TRIANGLE_BYTES) {
+    const x0 = dv.getFloat32(off, true), y0 = dv.getFloat32(off + 4, true), z0 = dv.getFloat32(off + 8, true);
+    const x1 = dv.getFloat32(off + 12, true), y1 = dv.getFloat32(off + 16, true), z1 = dv.getFloat32(off + 20, true);
+    const x2 = dv.getFloat32(off + 24, true), y2 = dv.getFloat32(off + 28, true), z2 = dv.getFloat32(off + 32, true);
+    const s = x0 + y0 + z0 + x1 + y1 + z1 + x2 + y2 + z2; // float32 magnitudes cannot overflow a double sum
+    if (s - s !== 0) return t;
+    const o = 9 * t;
+    // float32 × at most 1000 (m) stays far below the double range: no overflow check needed.
+    if (scale === 1) {
+      soup[o] = x0; soup[o + 1] = y0; soup[o + 2] = z0;
+      soup[o + 3] = x1; soup[o + 4] = y1; soup[o + 5] = z1;
+      soup[o + 6] = x2; soup[o + 7] = y2; soup[o + 8] = z2;
+    } else {
+      soup[o] = x0 * scale; soup[o + 1] = y0 * scale; soup[o + 2] = z0 * scale;
+      soup[o + 3] = x1 * scale; soup[o + 4] = y1 * scale; soup[o + 5] = z1 * scale;
+      soup[o + 6] = x2 * scale; soup[o + 7] = y2 * scale; soup[o + 8] = z2 * scale;
+    }
+  }
+  return -1;
 }
 
 /** Welds the soup, yielding progress from `size` (reading done) to 2 × size. */

@@ -31,6 +31,7 @@ import type { ObbTree } from '../../src-core/obbtree/layout.js';
 import type { OverlapSolid, PairHits, PairTrace } from '../contract/compute.js';
 import type { Body } from './bodies.js';
 import { loadManifold } from './manifoldNode.js';
+import { workerVolumes } from './volumeWorker.js';
 
 /** A distinct body as a check needs it (./bodies.ts Body). */
 export type CheckBody = Pick<Body, 'key' | 'mesh' | 'tree' | 'chordErrorMm' | 'chordSide' | 'faceRanges' | 'surfaces'>;
@@ -109,11 +110,16 @@ export async function checkWithRefinement(
     readonly yieldToHost?: () => Promise<void>;
     /** The document's bodies' solids, kept for its later checks (src-core/check/volume.ts). */
     readonly solids?: (wasm: ManifoldToplevel) => SolidCache;
+    /**
+     * Interference volumes in a worker thread while the pairs are tested (./volumeWorker.ts), for
+     * a check whose solids are not kept (`solids` absent): the command line's.
+     */
+    readonly volumesInWorker?: boolean;
   },
 ): Promise<CheckResult> {
   const checkOptions = {
     manifold: loadManifold,
-    ...(options.solids ? { solids: options.solids } : {}),
+    ...(options.solids ? { solids: options.solids } : options.volumesInWorker ? { volumes: workerVolumes } : {}),
     signal: options.signal,
     onProgress: options.onProgress,
     now: () => performance.now(),
@@ -193,6 +199,8 @@ export interface InProcessCheckRunnerOptions {
    * answering and a cancel arrives while a long check runs (default false: the command line).
    */
   readonly yieldToHost?: boolean;
+  /** Interference volumes in a worker thread, beside the pair tests (default true). */
+  readonly volumesInWorker?: boolean;
 }
 
 /** Checks in the caller's process, on the caller's bodies (nothing is kept). */
@@ -203,7 +211,7 @@ export class InProcessCheckRunner implements CheckRunner {
   runCheck(input: RunCheckInput, options: RunCheckOptions = {}): Promise<CheckResult> {
     return checkWithRefinement(
       { parts: checkPartsOf(input.parts), settings: input.settings, ignore: input.ignore, ...(input.scope ? { scope: input.scope } : {}) },
-      { ...options, ...(this.options.yieldToHost ? { yieldToHost: nextTurn } : {}) },
+      { ...options, volumesInWorker: this.options.volumesInWorker ?? true, ...(this.options.yieldToHost ? { yieldToHost: nextTurn } : {}) },
     );
   }
 

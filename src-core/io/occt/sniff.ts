@@ -142,7 +142,10 @@ export function sniffIges(bytes: Uint8Array): number {
   if (bytes.length === 0) return 0;
   let index = 0;
   let score = 0;
-  forEachIgesRecord(bytes, (start, end) => {
+  // The first record is a Start record only with 'S' in column 73 and a sequence number after it:
+  // without them the records are not walked (a binary STL may hold no line break for megabytes).
+  const first = hasUtf8Bom(bytes) ? 3 : 0;
+  if (bytes[first + IGES_LETTER_COLUMN] === 0x53 && isSequenceField(bytes, first + IGES_LETTER_COLUMN + 1)) forEachIgesRecord(bytes, (start, end) => {
     const letter = igesLetter(bytes, start, end);
     if (index++ === 0) {
       if (letter !== 'S') return false;

@@ -74,3 +74,34 @@ describe('solids kept between checks', () => {
     cache.dispose();
   });
 });
+
+describe('a closed body is converted without merge()', () => {
+  it('gives the solid merge() would: same status, counts, volume and surface area, for closed and open meshes', async () => {
+    const wasm = await loadManifold();
+    // The box, a box with a slit opened (two vertices doubled, as STL welding may leave), and the
+    // box with a triangle repeating a vertex (degenerate).
+    const open = box(10, 10, 10);
+    const pos = Float64Array.from([...open.positions, ...open.positions.slice(0, 3)]);
+    const slit = createMesh(pos, Uint32Array.from(open.indices, (v, i) => (v === 0 && i < 6 ? 8 : v)));
+    const repeat = createMesh(Float64Array.from(open.positions), Uint32Array.from([...open.indices, 1, 1, 2]));
+    for (const mesh of [cube, slab, slit, repeat]) {
+      const cache = new SolidCache(wasm);
+      const kept = cache.of(mesh);
+      const m = new wasm.Mesh({ numProp: 3, vertProperties: Float32Array.from(mesh.positions, (x, i) => x - kept.centre[i % 3]!), triVerts: new Uint32Array(mesh.indices) });
+      m.merge();
+      const merged = new wasm.Manifold(m);
+      try {
+        expect(kept.manifold?.status() ?? 'not a solid').toBe(merged.status() === 'NoError' ? 'NoError' : 'not a solid');
+        if (kept.manifold) {
+          expect(kept.manifold.numTri()).toBe(merged.numTri());
+          expect(kept.manifold.numVert()).toBe(merged.numVert());
+          expect(kept.manifold.volume()).toBe(merged.volume());
+          expect(kept.manifold.surfaceArea()).toBe(merged.surfaceArea());
+        }
+      } finally {
+        merged.delete();
+        cache.dispose();
+      }
+    }
+  });
+});

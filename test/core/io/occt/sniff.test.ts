@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { detectOcctFormat, sniffBrep, sniffIges, sniffStep } from '../../../../src-core/io/occt/sniff.js';
+import fc from 'fast-check';
+import { detectOcctFormat, forEachIgesRecord, igesLetter, sniffBrep, sniffIges, sniffStep } from '../../../../src-core/io/occt/sniff.js';
 import type { OcctFormat } from '../../../../src-core/io/occt/provider.js';
 import { createDefaultRegistry, CONFIDENT } from '../../../../src-core/io/registry.js';
 import { stlImporter } from '../../../../src-core/io/stl.js';
@@ -81,5 +82,44 @@ describe('occt: detection by content', () => {
     expect(registry.importers.map((i) => i.id)).toEqual(['stl', 'step', 'iges', 'brep']);
     expect(registry.extensions()).toEqual(['stl', 'step', 'stp', 'p21', 'iges', 'igs', 'brep', 'brp']);
     expect(createDefaultRegistry().importers.map((i) => i.id)).toEqual(['stl']);
+  });
+
+  it('IGES: the score equals walking every record from the first, on IGES records, their fragments and binary noise (seed 20261207)', () => {
+    // The sniffer as it read before it looked at the first record's column 73 first.
+    const walked = (bytes: Uint8Array): number => {
+      let index = 0, score = 0;
+      forEachIgesRecord(bytes, (start, end) => {
+        const letter = igesLetter(bytes, start, end);
+        if (index++ === 0) {
+          if (letter !== 'S') return false;
+          score = 0.6;
+          return true;
+        }
+        if (letter === 'S' && index < 1000) return true;
+        if (letter === 'G') score = 0.95;
+        return false;
+      });
+      return score;
+    };
+    const lens = read('iges-sunglasses-lens/sunglasses_lens.igs');
+    const record = (letter: string, n: number): string => `${'x'.repeat(72)}${letter}${String(n).padStart(7)}`;
+    const piece = fc.oneof(
+      fc.uint8Array({ maxLength: 200 }),
+      fc.constantFrom(...['S', 'G', 'D', 'P', 'T', ' '].map((l) => text(record(l, 1)))),
+      fc.constantFrom(text('\n'), text('\r\n'), text('\r'), Uint8Array.of(0xef, 0xbb, 0xbf)),
+      fc.nat({ max: 4000 }).map((k) => lens.subarray(k, k + 300)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const bytes = new Uint8Array(pieces.reduce((s, p) => s + p.length, 0));
+        let at = 0;
+        for (const p of pieces) { bytes.set(p, at); at += p.length; }
+        const score = sniffIges(bytes);
+        if (walked(bytes) > 0) expect(score).toBe(walked(bytes));
+        else expect([0, 0.3]).toContain(score);
+      }),
+      { seed: 20261207, numRuns: 2000 },
+    );
+    expect(sniffIges(lens)).toBe(walked(lens));
   });
 });
