@@ -69,6 +69,9 @@ describe.skipIf(skipWithoutChromium || process.env['INTERFERE_PROBE'] !== '1')('
     bridge = await startBridge({ service, staticDir: RENDERER, log: () => {} });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // The gizmo step leaves the document with unsaved changes: the next open asks to discard them
+    // (window.confirm, which Playwright would dismiss, keeping the old document).
+    page.on('dialog', (d) => void d.accept());
     await page.goto(bridge.url);
     await page.getByTestId('open-button').waitFor();
   }, 90_000);
