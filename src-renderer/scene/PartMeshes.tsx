@@ -12,7 +12,7 @@
  */
 import { useThree, type ThreeEvent } from '@react-three/fiber';
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
-import { Color, DoubleSide, FrontSide, type Group, LineBasicMaterial, type LineSegments, type Mesh, MeshStandardMaterial } from 'three';
+import { Color, DoubleSide, FrontSide, type Group, LineBasicMaterial, type LineSegments, type Mesh, MeshLambertMaterial } from 'three';
 import type { PartInfo } from '../../src-main/contract/host';
 import { appStore, geometryRegistry, useApp } from '../appStore';
 import { partLook, sameLook, type MarkKind, type PartLook } from '../state/marks';
@@ -78,8 +78,8 @@ interface PartMeshProps {
 }
 
 interface PartMaterials {
-  solid: MeshStandardMaterial;
-  ghost: MeshStandardMaterial;
+  solid: MeshLambertMaterial;
+  ghost: MeshLambertMaterial;
   edge: LineBasicMaterial;
   ghostEdge: LineBasicMaterial;
 }
@@ -130,17 +130,19 @@ const PartMesh = memo(function PartMesh({ part, index, version, sectionOn }: Par
   const edges = useRef<LineSegments>(null);
   const flat = body?.flatShading ?? false;
 
-  // Made once per part (and shading): selection and the overview change them in place.
+  // Made once per part (and shading): selection and the overview change them in place. Lambert
+  // (diffuse only): a part's look needs no specular, and under software WebGL (SwiftShader) the
+  // physically based shader made every covered pixel several times dearer.
   const materials = useMemo<PartMaterials>(() => {
-    const common = { metalness: 0.05, roughness: 0.62, flatShading: flat, side: part.closed ? FrontSide : DoubleSide, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 };
+    const common = { flatShading: flat, side: part.closed ? FrontSide : DoubleSide, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 };
     return {
-      solid: new MeshStandardMaterial(common),
-      ghost: new MeshStandardMaterial({ ...common, transparent: true, opacity: 0.12, depthWrite: false }),
+      solid: new MeshLambertMaterial(common),
+      ghost: new MeshLambertMaterial({ ...common, transparent: true, opacity: 0.12, depthWrite: false }),
       edge: new LineBasicMaterial(),
       ghostEdge: new LineBasicMaterial({ transparent: true, opacity: 0.15, depthWrite: false }),
     };
   }, [flat, part.closed]);
-  useLayoutEffect(() => () => Object.values(materials).forEach((m: MeshStandardMaterial | LineBasicMaterial) => m.dispose()), [materials]);
+  useLayoutEffect(() => () => Object.values(materials).forEach((m: MeshLambertMaterial | LineBasicMaterial) => m.dispose()), [materials]);
 
   // The look follows the store without React: one subscription per part.
   const base = partBaseColor(part, index);
@@ -162,7 +164,7 @@ const PartMesh = memo(function PartMesh({ part, index, version, sectionOn }: Par
 
   // The section plane clips every part (three recompiles a material when its plane count changes).
   useLayoutEffect(() => {
-    for (const m of Object.values(materials) as (MeshStandardMaterial | LineBasicMaterial)[]) m.clippingPlanes = sectionOn ? sectionPlanes : noPlanes;
+    for (const m of Object.values(materials) as (MeshLambertMaterial | LineBasicMaterial)[]) m.clippingPlanes = sectionOn ? sectionPlanes : noPlanes;
     invalidate();
   }, [sectionOn, materials, invalidate]);
 
