@@ -11,6 +11,7 @@ import { CameraRig } from './CameraRig';
 import { FrameProbe } from './FrameProbe';
 import { GroundGrid } from './GroundGrid';
 import { Lights } from './Lights';
+import { MotionResolution } from './MotionResolution';
 import { IntersectionCurves } from './IntersectionCurves';
 import { OverlapSolid } from './OverlapSolid';
 import { Section } from './Section';
@@ -53,6 +54,7 @@ export function Viewport() {
           <OrthographicCamera makeDefault up={UP} position={START} near={0} far={100000} />
         )}
         <OrbitControls makeDefault enableDamping={false} zoomToCursor screenSpacePanning />
+        <MotionResolution />
         <Lights />
         <PartMeshes />
         <OverlapSolid />
