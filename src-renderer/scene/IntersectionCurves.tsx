@@ -7,7 +7,7 @@
  */
 import { useThree } from '@react-three/fiber';
 import { useEffect, useLayoutEffect, useMemo } from 'react';
-import { BufferAttribute, BufferGeometry, DoubleSide } from 'three';
+import { BufferAttribute, BufferGeometry, DoubleSide, MeshBasicMaterial } from 'three';
 import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
 import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
 import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
@@ -16,6 +16,7 @@ import { selectedResultOf } from '../state/selectors';
 import { KIND_CLEARANCE, KIND_CONTACT, KIND_INTERFERENCE, KIND_UNDECIDED } from './palette';
 import { resultCurves } from './resultCurves';
 import { sectionPlanes } from './section';
+import { warmShaders } from './warmup';
 
 /** Line widths in CSS pixels: visible, and through the parts. */
 const WIDTH = 3.5;
@@ -25,6 +26,13 @@ export function curveColor(kind: string): string {
   return kind === 'interference' ? KIND_INTERFERENCE : kind === 'clearance' ? KIND_CLEARANCE : kind === 'undecided' ? KIND_UNDECIDED : KIND_CONTACT;
 }
 
+/**
+ * Materials like those of a selected result's curves, patches and overlap solid (the programs
+ * depend on transparency, sides and tone mapping, not on colours), kept for good so that their
+ * programs stay compiled.
+ */
+let warmMaterials: (LineMaterial | MeshBasicMaterial)[] | null = null;
+
 export function IntersectionCurves() {
   const result = useApp((s) => (s.drag === null && s.live === null ? selectedResultOf(s) : null));
   const parts = useApp((s) => s.doc?.parts);
@@ -32,6 +40,19 @@ export function IntersectionCurves() {
   const sectionOn = useApp((s) => s.section.on);
   const size = useThree((s) => s.size);
   const invalidate = useThree((s) => s.invalidate);
+  const gl = useThree((s) => s.gl);
+  const camera = useThree((s) => s.camera);
+  const scene = useThree((s) => s.scene);
+
+  useEffect(() => {
+    warmMaterials ??= [
+      new LineMaterial({ toneMapped: false }),
+      new LineMaterial({ transparent: true, toneMapped: false }),
+      new MeshBasicMaterial({ side: DoubleSide, transparent: true, toneMapped: false }),
+      new MeshBasicMaterial({ side: DoubleSide, toneMapped: false }),
+    ];
+    warmShaders(gl, camera, scene, warmMaterials);
+  }, [gl, camera, scene]);
 
   const built = useMemo(() => {
     if (!result || !parts) return null;

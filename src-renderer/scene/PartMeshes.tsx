@@ -11,7 +11,7 @@
  * for one frame.
  */
 import { useThree, type ThreeEvent } from '@react-three/fiber';
-import { memo, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Color, DoubleSide, FrontSide, type Group, LineBasicMaterial, type LineSegments, type Mesh, MeshLambertMaterial } from 'three';
 import type { PartInfo } from '../../src-main/contract/host';
 import { appStore, geometryRegistry, useApp } from '../appStore';
@@ -34,6 +34,7 @@ import { partGroups } from './partGroups';
 import { partMatrix } from './sceneMath';
 import { noPlanes, sectionPlanes, stencilBack, stencilFront, stencilOrder } from './section';
 import { markMeshesMounted } from './testHook';
+import { warmShaders } from './warmup';
 
 /** How far (px) the pointer may move between press and release for a click to select. */
 const CLICK_SLOP_PX = 4;
@@ -125,6 +126,8 @@ const PartMesh = memo(function PartMesh({ part, index, version, sectionOn }: Par
   const requestCamera = useApp((s) => s.requestCamera);
   const invalidate = useThree((s) => s.invalidate);
   const gl = useThree((s) => s.gl);
+  const camera = useThree((s) => s.camera);
+  const scene = useThree((s) => s.scene);
   const group = useRef<Group>(null);
   const mesh = useRef<Mesh>(null);
   const edges = useRef<LineSegments>(null);
@@ -143,6 +146,11 @@ const PartMesh = memo(function PartMesh({ part, index, version, sectionOn }: Par
     };
   }, [flat, part.closed]);
   useLayoutEffect(() => () => Object.values(materials).forEach((m: MeshLambertMaterial | LineBasicMaterial) => m.dispose()), [materials]);
+
+  // The faded look's programs, compiled before a result is first selected.
+  useEffect(() => {
+    if (body) warmShaders(gl, camera, scene, [materials.ghost, materials.ghostEdge]);
+  }, [gl, camera, scene, materials, body]);
 
   // The look follows the store without React: one subscription per part.
   const base = partBaseColor(part, index);
