@@ -7,7 +7,7 @@
  */
 import { useThree } from '@react-three/fiber';
 import { useEffect, useLayoutEffect, useMemo } from 'react';
-import { BufferAttribute, BufferGeometry, DoubleSide, MeshBasicMaterial } from 'three';
+import { BufferAttribute, BufferGeometry, DoubleSide, Mesh, MeshBasicMaterial } from 'three';
 import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
 import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
 import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
@@ -16,7 +16,7 @@ import { selectedResultOf } from '../state/selectors';
 import { KIND_CLEARANCE, KIND_CONTACT, KIND_INTERFERENCE, KIND_UNDECIDED } from './palette';
 import { resultCurves } from './resultCurves';
 import { sectionPlanes } from './section';
-import { warmShaders } from './warmup';
+import { warmShaders, warmShapes } from './warmup';
 
 /** Line widths in CSS pixels: visible, and through the parts. */
 const WIDTH = 3.5;
@@ -27,11 +27,11 @@ export function curveColor(kind: string): string {
 }
 
 /**
- * Materials like those of a selected result's curves, patches and overlap solid (the programs
- * depend on transparency, sides and tone mapping, not on colours), kept for good so that their
- * programs stay compiled.
+ * Shapes and materials like those of a selected result's curves, patches and overlap solid (what
+ * is compiled depends on transparency, depth test, sides, tone mapping and the vertex layout, not
+ * on colours), kept for good so that their programs stay compiled.
  */
-let warmMaterials: (LineMaterial | MeshBasicMaterial)[] | null = null;
+let warmObjects: (LineSegments2 | Mesh)[] | null = null;
 
 export function IntersectionCurves() {
   const result = useApp((s) => (s.drag === null && s.live === null ? selectedResultOf(s) : null));
@@ -45,14 +45,20 @@ export function IntersectionCurves() {
   const scene = useThree((s) => s.scene);
 
   useEffect(() => {
-    warmMaterials ??= [
-      new LineMaterial({ toneMapped: false }),
-      new LineMaterial({ transparent: true, toneMapped: false }),
-      new MeshBasicMaterial({ side: DoubleSide, transparent: true, toneMapped: false }),
-      new MeshBasicMaterial({ side: DoubleSide, toneMapped: false }),
-    ];
-    warmShaders(gl, camera, scene, warmMaterials);
-  }, [gl, camera, scene]);
+    // As drawn: the curves (solid, and through the parts, as the overlap's edges), the patches
+    // and the overlap's fill.
+    if (!warmObjects) {
+      const segment = new LineSegmentsGeometry();
+      segment.setPositions([...warmShapes.segment]);
+      warmObjects = [
+        new LineSegments2(segment, new LineMaterial({ linewidth: WIDTH, toneMapped: false })),
+        new LineSegments2(segment, new LineMaterial({ linewidth: WIDTH_THROUGH, transparent: true, opacity: 0.55, depthTest: false, depthWrite: false, toneMapped: false })),
+        new Mesh(warmShapes.triangles, new MeshBasicMaterial({ side: DoubleSide, transparent: true, opacity: 0.6, depthTest: false, depthWrite: false, toneMapped: false })),
+        new Mesh(warmShapes.solid, new MeshBasicMaterial({ side: DoubleSide, transparent: true, opacity: 0.55, depthTest: false, depthWrite: false, toneMapped: false })),
+      ];
+    }
+    warmShaders(gl, camera, scene, invalidate, warmObjects);
+  }, [gl, camera, scene, invalidate]);
 
   const built = useMemo(() => {
     if (!result || !parts) return null;

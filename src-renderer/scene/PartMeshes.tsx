@@ -12,7 +12,7 @@
  */
 import { useThree, type ThreeEvent } from '@react-three/fiber';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { Color, DoubleSide, FrontSide, type Group, LineBasicMaterial, type LineSegments, type Mesh, MeshLambertMaterial } from 'three';
+import { Color, DoubleSide, FrontSide, type Group, LineBasicMaterial, LineSegments, Mesh, MeshLambertMaterial } from 'three';
 import type { PartInfo } from '../../src-main/contract/host';
 import { appStore, geometryRegistry, useApp } from '../appStore';
 import { partLook, sameLook, type MarkKind, type PartLook } from '../state/marks';
@@ -34,7 +34,7 @@ import { partGroups } from './partGroups';
 import { partMatrix } from './sceneMath';
 import { noPlanes, sectionPlanes, stencilBack, stencilFront, stencilOrder } from './section';
 import { markMeshesMounted } from './testHook';
-import { warmShaders } from './warmup';
+import { warmShaders, warmShapes } from './warmup';
 
 /** How far (px) the pointer may move between press and release for a click to select. */
 const CLICK_SLOP_PX = 4;
@@ -149,8 +149,8 @@ const PartMesh = memo(function PartMesh({ part, index, version, sectionOn }: Par
 
   // The faded look's programs, compiled before a result is first selected.
   useEffect(() => {
-    if (body) warmShaders(gl, camera, scene, [materials.ghost, materials.ghostEdge]);
-  }, [gl, camera, scene, materials, body]);
+    if (body) warmShaders(gl, camera, scene, invalidate, [new Mesh(warmShapes.surface, materials.ghost), new LineSegments(warmShapes.lines, materials.ghostEdge)]);
+  }, [gl, camera, scene, invalidate, materials, body]);
 
   // The look follows the store without React: one subscription per part.
   const base = partBaseColor(part, index);
