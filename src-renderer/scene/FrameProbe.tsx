@@ -53,6 +53,8 @@ export function FrameProbe() {
         marks: result ? {} : Object.fromEntries(partMarks(s.check.outcome)),
         filterPart: s.resultFilter.part ?? null,
         selectedResult: s.selectedResult,
+        selectedKind: result?.kind ?? null,
+        closestPoints: result?.closestPointsMm ?? null,
         showCrossing: s.showCrossing,
         curveSegments: curves ? curves.segments.length / 6 : 0,
         curvePatches: curves ? curves.patches.length / 9 : 0,

@@ -7,7 +7,7 @@
  */
 import { useThree } from '@react-three/fiber';
 import { useEffect, useLayoutEffect, useMemo } from 'react';
-import { BufferAttribute, BufferGeometry, DoubleSide } from 'three';
+import { BufferAttribute, BufferGeometry, DoubleSide, Mesh, MeshBasicMaterial } from 'three';
 import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
 import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
 import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
@@ -16,6 +16,7 @@ import { selectedResultOf } from '../state/selectors';
 import { KIND_CLEARANCE, KIND_CONTACT, KIND_INTERFERENCE, KIND_UNDECIDED } from './palette';
 import { resultCurves } from './resultCurves';
 import { sectionPlanes } from './section';
+import { warmShaders, warmShapes } from './warmup';
 
 /** Line widths in CSS pixels: visible, and through the parts. */
 const WIDTH = 3.5;
@@ -25,6 +26,13 @@ export function curveColor(kind: string): string {
   return kind === 'interference' ? KIND_INTERFERENCE : kind === 'clearance' ? KIND_CLEARANCE : kind === 'undecided' ? KIND_UNDECIDED : KIND_CONTACT;
 }
 
+/**
+ * Shapes and materials like those of a selected result's curves, patches and overlap solid (what
+ * is compiled depends on transparency, depth test, sides, tone mapping and the vertex layout, not
+ * on colours), kept for good so that their programs stay compiled.
+ */
+let warmObjects: (LineSegments2 | Mesh)[] | null = null;
+
 export function IntersectionCurves() {
   const result = useApp((s) => (s.drag === null && s.live === null ? selectedResultOf(s) : null));
   const parts = useApp((s) => s.doc?.parts);
@@ -32,6 +40,25 @@ export function IntersectionCurves() {
   const sectionOn = useApp((s) => s.section.on);
   const size = useThree((s) => s.size);
   const invalidate = useThree((s) => s.invalidate);
+  const gl = useThree((s) => s.gl);
+  const camera = useThree((s) => s.camera);
+  const scene = useThree((s) => s.scene);
+
+  useEffect(() => {
+    // As drawn: the curves (solid, and through the parts, as the overlap's edges), the patches
+    // and the overlap's fill.
+    if (!warmObjects) {
+      const segment = new LineSegmentsGeometry();
+      segment.setPositions([...warmShapes.segment]);
+      warmObjects = [
+        new LineSegments2(segment, new LineMaterial({ linewidth: WIDTH, toneMapped: false })),
+        new LineSegments2(segment, new LineMaterial({ linewidth: WIDTH_THROUGH, transparent: true, opacity: 0.55, depthTest: false, depthWrite: false, toneMapped: false })),
+        new Mesh(warmShapes.triangles, new MeshBasicMaterial({ side: DoubleSide, transparent: true, opacity: 0.6, depthTest: false, depthWrite: false, toneMapped: false })),
+        new Mesh(warmShapes.solid, new MeshBasicMaterial({ side: DoubleSide, transparent: true, opacity: 0.55, depthTest: false, depthWrite: false, toneMapped: false })),
+      ];
+    }
+    warmShaders(gl, camera, scene, invalidate, warmObjects);
+  }, [gl, camera, scene, invalidate]);
 
   const built = useMemo(() => {
     if (!result || !parts) return null;

@@ -11,8 +11,8 @@
  * for one frame.
  */
 import { useThree, type ThreeEvent } from '@react-three/fiber';
-import { memo, useLayoutEffect, useMemo, useRef } from 'react';
-import { Color, DoubleSide, FrontSide, type Group, LineBasicMaterial, type LineSegments, type Mesh, MeshStandardMaterial } from 'three';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { Color, DoubleSide, FrontSide, type Group, LineBasicMaterial, LineSegments, Mesh, MeshLambertMaterial } from 'three';
 import type { PartInfo } from '../../src-main/contract/host';
 import { appStore, geometryRegistry, useApp } from '../appStore';
 import { partLook, sameLook, type MarkKind, type PartLook } from '../state/marks';
@@ -34,6 +34,7 @@ import { partGroups } from './partGroups';
 import { partMatrix } from './sceneMath';
 import { noPlanes, sectionPlanes, stencilBack, stencilFront, stencilOrder } from './section';
 import { markMeshesMounted } from './testHook';
+import { warmShaders, warmShapes } from './warmup';
 
 /** How far (px) the pointer may move between press and release for a click to select. */
 const CLICK_SLOP_PX = 4;
@@ -78,8 +79,8 @@ interface PartMeshProps {
 }
 
 interface PartMaterials {
-  solid: MeshStandardMaterial;
-  ghost: MeshStandardMaterial;
+  solid: MeshLambertMaterial;
+  ghost: MeshLambertMaterial;
   edge: LineBasicMaterial;
   ghostEdge: LineBasicMaterial;
 }
@@ -125,22 +126,31 @@ const PartMesh = memo(function PartMesh({ part, index, version, sectionOn }: Par
   const requestCamera = useApp((s) => s.requestCamera);
   const invalidate = useThree((s) => s.invalidate);
   const gl = useThree((s) => s.gl);
+  const camera = useThree((s) => s.camera);
+  const scene = useThree((s) => s.scene);
   const group = useRef<Group>(null);
   const mesh = useRef<Mesh>(null);
   const edges = useRef<LineSegments>(null);
   const flat = body?.flatShading ?? false;
 
-  // Made once per part (and shading): selection and the overview change them in place.
+  // Made once per part (and shading): selection and the overview change them in place. Lambert
+  // (diffuse only): a part's look needs no specular, and under software WebGL (SwiftShader) the
+  // physically based shader made every covered pixel several times dearer.
   const materials = useMemo<PartMaterials>(() => {
-    const common = { metalness: 0.05, roughness: 0.62, flatShading: flat, side: part.closed ? FrontSide : DoubleSide, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 };
+    const common = { flatShading: flat, side: part.closed ? FrontSide : DoubleSide, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 };
     return {
-      solid: new MeshStandardMaterial(common),
-      ghost: new MeshStandardMaterial({ ...common, transparent: true, opacity: 0.12, depthWrite: false }),
+      solid: new MeshLambertMaterial(common),
+      ghost: new MeshLambertMaterial({ ...common, transparent: true, opacity: 0.12, depthWrite: false }),
       edge: new LineBasicMaterial(),
       ghostEdge: new LineBasicMaterial({ transparent: true, opacity: 0.15, depthWrite: false }),
     };
   }, [flat, part.closed]);
-  useLayoutEffect(() => () => Object.values(materials).forEach((m: MeshStandardMaterial | LineBasicMaterial) => m.dispose()), [materials]);
+  useLayoutEffect(() => () => Object.values(materials).forEach((m: MeshLambertMaterial | LineBasicMaterial) => m.dispose()), [materials]);
+
+  // The faded look's programs, compiled before a result is first selected.
+  useEffect(() => {
+    if (body) warmShaders(gl, camera, scene, invalidate, [new Mesh(warmShapes.surface, materials.ghost), new LineSegments(warmShapes.lines, materials.ghostEdge)]);
+  }, [gl, camera, scene, invalidate, materials, body]);
 
   // The look follows the store without React: one subscription per part.
   const base = partBaseColor(part, index);
@@ -162,7 +172,7 @@ const PartMesh = memo(function PartMesh({ part, index, version, sectionOn }: Par
 
   // The section plane clips every part (three recompiles a material when its plane count changes).
   useLayoutEffect(() => {
-    for (const m of Object.values(materials) as (MeshStandardMaterial | LineBasicMaterial)[]) m.clippingPlanes = sectionOn ? sectionPlanes : noPlanes;
+    for (const m of Object.values(materials) as (MeshLambertMaterial | LineBasicMaterial)[]) m.clippingPlanes = sectionOn ? sectionPlanes : noPlanes;
     invalidate();
   }, [sectionOn, materials, invalidate]);
 

@@ -6,7 +6,7 @@
  */
 import { useThree } from '@react-three/fiber';
 import { useEffect, useLayoutEffect, useMemo } from 'react';
-import { Box3, DoubleSide, type Mesh, MeshStandardMaterial, Sphere, Vector3 } from 'three';
+import { Box3, DoubleSide, type Mesh, MeshLambertMaterial, Sphere, Vector3 } from 'three';
 import { appStore, geometryRegistry, useApp } from '../appStore';
 import { partLook } from '../state/marks';
 import { isPartVisible, selectedResultOf } from '../state/selectors';
@@ -145,7 +145,7 @@ function SectionCaps() {
 }
 
 function Cap({ partId, color, order, invalidate }: { partId: string; color: string; order: number; invalidate: () => void }) {
-  const material = useMemo(() => makeCapMaterial(new MeshStandardMaterial({ color, metalness: 0.05, roughness: 0.8, side: DoubleSide })), [color]);
+  const material = useMemo(() => makeCapMaterial(new MeshLambertMaterial({ color, side: DoubleSide })), [color]);
   const mesh = useMemo(() => {
     return { ref: null as Mesh | null };
   }, []);

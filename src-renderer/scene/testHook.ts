@@ -29,6 +29,9 @@ export interface ViewProbe {
   /** The results table's part filter. */
   readonly filterPart: string | null;
   readonly selectedResult: string | null;
+  /** The selected result's kind and closest points (world mm; null where it has none). */
+  readonly selectedKind: string | null;
+  readonly closestPoints: readonly (readonly number[])[] | null;
   readonly showCrossing: boolean;
   /** Segments and patch triangles of the selected result's intersection curves. */
   readonly curveSegments: number;

@@ -4,7 +4,9 @@
 // as1-oc-214-moved). After the check the parts in findings are tinted by their worst kind and a
 // click on one filters the table; selecting the bolt's interference with the plate draws its
 // overlap solid and intersection curves and frames them from outside the parts; the section view
-// cuts through it with caps; a contact shows its contact curves.
+// cuts through it with caps; a contact shows its contact curves. On AS1 with a nut backed off
+// 0.2 mm and a clearance of 0.5 mm (as1-oc-214-clearance), the nut and the bracket it is too close
+// to are tinted amber and the clearance violation is framed on its closest points.
 //
 // Screenshots: test-results/view-*.png always; with INTERFERE_UPDATE_DOCS=1 also
 // docs/screenshots/07-overview.png … 10-contact.png.
@@ -23,6 +25,8 @@ const DATA = path.join(ROOT, 'test/data');
 const MOVED = path.join(DATA, 'assemblies/as1-oc-214-moved.assembly.json');
 /** The FANUC arm with its forearm folded into the upper arm and the flange into the forearm. */
 const ROBOT = path.join(DATA, 'assemblies/fanuc-selfcollision.assembly.json');
+/** nut-1 0.2 mm from l-bracket-9, clearance 0.5 mm: one clearance violation. */
+const CLEARANCE = path.join(DATA, 'assemblies/as1-oc-214-clearance.assembly.json');
 const OUT = path.join(ROOT, 'test-results');
 const DOCS = path.join(ROOT, 'docs/screenshots');
 const UPDATE_DOCS = process.env.INTERFERE_UPDATE_DOCS === '1';
@@ -31,6 +35,8 @@ interface ViewProbe {
   marks: Record<string, string>;
   filterPart: string | null;
   selectedResult: string | null;
+  selectedKind: string | null;
+  closestPoints: number[][] | null;
   showCrossing: boolean;
   curveSegments: number;
   curvePatches: number;
@@ -61,11 +67,13 @@ interface Pixels {
   cap: number;
   /** Blue-ish: contact tints and curves. */
   blue: number;
+  /** Amber: clearance tints (#f0a202 over the part's colour, lit). */
+  amber: number;
 }
 
 function countPixels(png: Buffer): Pixels {
   const img = PNG.sync.read(png);
-  const p: Pixels = { total: img.width * img.height, red: 0, pure: 0, cap: 0, blue: 0 };
+  const p: Pixels = { total: img.width * img.height, red: 0, pure: 0, cap: 0, blue: 0, amber: 0 };
   for (let i = 0; i < img.data.length; i += 4) {
     const r = img.data[i];
     const g = img.data[i + 1];
@@ -74,6 +82,7 @@ function countPixels(png: Buffer): Pixels {
     if (r >= 250 && g <= 6 && b <= 6) p.pure++;
     if (r >= 248 && g >= 18 && g <= 34 && b >= 18 && b <= 34) p.cap++;
     if (b > 140 && b - r > 60 && b - g > 15) p.blue++;
+    if (r > 150 && r - g > 25 && g - b > 60 && b < 90) p.amber++;
   }
   return p;
 }
@@ -114,6 +123,23 @@ describe.skipIf(skipWithoutChromium)('the interference in the view (Chromium thr
     writeFileSync(path.join(OUT, `view-${name}.png`), full);
     if (UPDATE_DOCS && docsName) writeFileSync(path.join(DOCS, `${docsName}.png`), full);
     return countPixels(png);
+  }
+
+  /** Opens an assembly by path (the Open dialog) and waits until every part is drawn. */
+  async function openDocument(file: string): Promise<void> {
+    const before = await page.evaluate(() => (globalThis as unknown as PageGlobals).__interfereTest?.documentId ?? null);
+    await page.getByTestId('open-button').click();
+    const dialog = page.getByTestId('dialog-open');
+    await dialog.getByTestId('dialog-path').fill(file);
+    await dialog.getByRole('button', { name: 'Open' }).click();
+    await page.waitForFunction(
+      (prev) => {
+        const hook = (globalThis as unknown as PageGlobals).__interfereTest;
+        return hook?.ready === true && hook.documentId !== prev;
+      },
+      before,
+      { timeout: 60_000 },
+    );
   }
 
   beforeAll(async () => {
@@ -267,19 +293,7 @@ describe.skipIf(skipWithoutChromium)('the interference in the view (Chromium thr
   });
 
   it('on a robot folded into itself, frames each interference from outside the links', async () => {
-    const before = await page.evaluate(() => (globalThis as unknown as PageGlobals).__interfereTest?.documentId ?? null);
-    await page.getByTestId('open-button').click();
-    const dialog = page.getByTestId('dialog-open');
-    await dialog.getByTestId('dialog-path').fill(ROBOT);
-    await dialog.getByRole('button', { name: 'Open' }).click();
-    await page.waitForFunction(
-      (prev) => {
-        const hook = (globalThis as unknown as PageGlobals).__interfereTest;
-        return hook?.ready === true && hook.documentId !== prev;
-      },
-      before,
-      { timeout: 60_000 },
-    );
+    await openDocument(ROBOT);
     await page.getByTestId('check-button').click();
     await expect.poll(() => page.getByTestId('results-summary').textContent(), { timeout: 60_000 }).toMatch(/^2 interferences/);
     for (const [a, b] of [
@@ -296,6 +310,40 @@ describe.skipIf(skipWithoutChromium)('the interference in the view (Chromium thr
       const px = await canvas(`8-robot-${a}-${b}`);
       expect(px.red).toBeGreaterThan(200);
     }
+  });
+
+  it('with a clearance, tints the parts closer than it amber and frames the violation on its closest points', async () => {
+    await openDocument(CLEARANCE);
+    const before = await canvas('9-clearance-open');
+    await page.getByTestId('check-button').click();
+    await expect.poll(() => page.getByTestId('results-summary').textContent(), { timeout: 60_000 }).toMatch(/^0 interferences · 1 clearance violation · 31 contacts/);
+    const v = await view(page);
+    expect(v.marks['nut-1']).toBe('clearance');
+    expect(v.marks['l-bracket-9']).toBe('clearance');
+    expect(Object.entries(v.marks).filter(([, kind]) => kind === 'clearance').map(([id]) => id).sort()).toEqual(['l-bracket-9', 'nut-1']);
+    const overview = await canvas('10-clearance-overview');
+    // The bracket and the nut turn amber.
+    expect(overview.amber).toBeGreaterThan(before.amber + overview.total * 0.01);
+
+    const row = resultRow(page, 'nut-1', 'l-bracket-9');
+    await row.click();
+    await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
+    await settle(page);
+    const selected = await view(page);
+    expect(selected.selectedKind).toBe('clearance');
+    const points = selected.closestPoints;
+    if (!points) throw new Error('no closest points');
+    // 0.2 mm apart, and the view looks at the middle of them from outside the parts.
+    expect(Math.hypot(...points[0].map((c, i) => c - points[1][i]))).toBeCloseTo(0.2, 3);
+    const middle = points[0].map((c, i) => (c + points[1][i]) / 2);
+    expect(Math.hypot(...selected.target.map((c, i) => c - middle[i]))).toBeLessThan(0.5);
+    expect(selected.cameraInside).toEqual([]);
+    const dist = Math.hypot(...selected.camera.map((c, i) => c - selected.target[i]));
+    expect(dist).toBeGreaterThan(1);
+    expect(dist).toBeLessThan(400);
+    // Selected, the two parts turn neutral: the overview's amber is gone.
+    const framed = await canvas('11-clearance-selected');
+    expect(framed.amber).toBeLessThan(overview.amber / 4);
   });
 
   it('reported no page error', () => {
