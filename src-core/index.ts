@@ -9,7 +9,7 @@ export {
   type TriangleMesh, type MeshReport, type MeshErrorCode,
 } from './geometry/mesh.js';
 export {
-  buildObbTree, buildAabbTree, buildHybridTree, DEFAULT_LEAF_SIZE,
+  buildObbTree, buildAabbTree, buildHybridTree, DEFAULT_LEAF_SIZE, setBuildKernel,
   type ObbBuildOptions, type AabbBuildOptions, type HybridBuildOptions, type ObbFit,
 } from './obbtree/build.js';
 export { type ObbTree, type AabbTree, type HybridTree, type BvTree, treeBytes } from './obbtree/layout.js';

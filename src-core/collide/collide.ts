@@ -21,7 +21,7 @@ import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE, type ObbTree, type AabbTree, type HybridTree, type BvTree } from '../obbtree/layout.js';
 import { parseRigid, relative, type Rigid } from '../geometry/rigid.js';
 import type { CollideMode, CollideResult, RigidTransform } from './types.js';
-import { KernelMemoryError, queryKernel } from '../kernel/kernel.js';
+import { assertLiveTree, KernelMemoryError, queryKernel } from '../kernel/kernel.js';
 
 /**
  * Which implementation runs OBB queries: the WebAssembly kernel (kernel/kernel.ts, the default
@@ -84,6 +84,8 @@ const Q = {
 
 function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform | null, mode: CollideMode, placementA?: Rigid, placementB?: Rigid): void {
   if (busy) throw new Error('collide is not re-entrant');
+  assertLiveTree(a);
+  assertLiveTree(b);
   if (a.kind !== b.kind) throw new TypeError(`both trees must be of one kind (got ${a.kind} and ${b.kind})`);
   placedQuery = transform === null;
   let worldSlack = 0;

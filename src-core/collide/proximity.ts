@@ -11,6 +11,7 @@ import { CLOSEST, pointTriangleDistance2, triangleDistance2 } from '../geometry/
 import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, type ObbTree } from '../obbtree/layout.js';
 import type { Rigid } from '../geometry/rigid.js';
+import { assertLiveTree } from '../kernel/kernel.js';
 
 /** B → A, in the layout of geometry/rigid.ts (row-major 3×4). */
 const M = new Float64Array(12);
@@ -84,6 +85,8 @@ function boxGap(AB: Float64Array, BB: Float64Array, i: number, j: number): numbe
  * exceeds `maxDistance` (default: unbounded). Meshes that intersect have distance 0.
  */
 export function minDistance(a: ObbTree, b: ObbTree, transform: Rigid, maxDistance = Infinity): DistanceResult | null {
+  assertLiveTree(a);
+  assertLiveTree(b);
   M.set(transform);
   const AB = a.boxes, BB = b.boxes, NA = a.nodes, NB = b.nodes;
   const PA = a.positions, PB = b.positions, TVA = a.triVerts, TVB = b.triVerts;
@@ -164,6 +167,7 @@ function pointBoxDistance(B: Float64Array, i: number, px: number, py: number, pz
  * into `closest` (3 numbers) when given. Returns Infinity beyond `maxDistance`.
  */
 export function pointMeshDistance(tree: ObbTree, px: number, py: number, pz: number, maxDistance = Infinity, closest?: Float64Array): number {
+  assertLiveTree(tree);
   const B = tree.boxes, N = tree.nodes, P = tree.positions, TV = tree.triVerts;
   let best = maxDistance, best2 = maxDistance * maxDistance;
   let found = false;
@@ -228,6 +232,7 @@ export const RAY = { t: Infinity, triangle: -1, crossings: 0, degenerate: false 
  * cast another ray).
  */
 export function castRay(tree: ObbTree, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMin = 0, tMax = Infinity, skipTriangle = -1): void {
+  assertLiveTree(tree);
   const B = tree.boxes, N = tree.nodes, P = tree.positions, TV = tree.triVerts;
   RAY.t = Infinity;
   RAY.triangle = -1;
@@ -296,6 +301,7 @@ const DIRECTIONS = [
  * tolerates a few small holes in a nearly closed mesh.
  */
 export function pointInMesh(tree: ObbTree, px: number, py: number, pz: number): boolean {
+  assertLiveTree(tree);
   let votes = 0, cast = 0;
   for (let k = 0; k < DIRECTIONS.length / 3 && cast < 3; k++) {
     castRay(tree, px, py, pz, DIRECTIONS[3 * k], DIRECTIONS[3 * k + 1], DIRECTIONS[3 * k + 2]);

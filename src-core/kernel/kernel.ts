@@ -42,6 +42,8 @@ const P_VB = 96;
 const P_MA = 192;
 const P_ETA = 288;
 const P_INT = 512;
+/** Where the tree builder leaves the mesh's bounds (its SIDES block; as/build.ts). */
+const BUILD_SIDES = 16384;
 const I = {
   aBoxes: 0, aNodes: 1, aTriVerts: 2, aPos: 3, aOrder: 4,
   bBoxes: 5, bNodes: 6, bTriVerts: 7, bPos: 8, bOrder: 9,
@@ -190,6 +192,13 @@ interface Resident {
   owned: boolean;
 }
 
+/** An OBB tree built by the kernel (`buildObbInKernel`): its arrays, node count and coordinate bound. */
+export interface BuiltObb {
+  readonly storage: TreeStorage;
+  readonly nodeCount: number;
+  readonly maxAbsCoordinate: number;
+}
+
 /** A tree's arrays in the kernel's memory, for a builder to fill (`treeStorage`). */
 export interface TreeStorage {
   readonly boxes: Float64Array;
@@ -225,6 +234,14 @@ class Kernel {
   private pairCap = 0;
   private epoch = 0;
   private seenGrowths = 0;
+  /** The tree builder's scratch block (kept from build to build: its pages stay committed). */
+  private buildAt = 0;
+  private buildBytes = 0;
+  /** First capacities of the builder's node store and stack, when a test sets them. */
+  buildCaps: { nodes: number | null; stack: number | null } = { nodes: null, stack: null };
+  private readonly buildFn: (...args: number[]) => number;
+  private readonly finishFn: (...args: number[]) => void;
+  private readonly boundsFn: (pos: number, idx: number, n: number) => void;
 
   constructor(api: WasmApi, bytes: Uint8Array) {
     // Shared memory never detaches its views when it grows, so trees can live in it (see
@@ -243,6 +260,9 @@ class Kernel {
       },
     });
     this.run = instance.exports.query as () => number;
+    this.buildFn = instance.exports.buildObb as (...args: number[]) => number;
+    this.finishFn = instance.exports.finishObb as (...args: number[]) => void;
+    this.boundsFn = instance.exports.meshBounds as (pos: number, idx: number, n: number) => void;
     this.arena = new Arena(this.memory, TREES_BASE);
     this.f64 = new Float64Array(this.memory.buffer);
     this.i32 = new Int32Array(this.memory.buffer);
@@ -273,12 +293,17 @@ class Kernel {
     this.arena.limit = Math.max(Math.min(bytes, MAX_BYTES), this.memory.buffer.byteLength);
   }
 
-  /** Frees a tree's resident copy now (it is copied again if queried later). */
+  /**
+   * Frees a tree's block now: a copy (copied again if queried later), or the tree's own storage
+   * (the tree is then unusable: see `releaseTree`).
+   */
   release(tree: object): void {
     const entry = this.resident.get(tree);
-    if (!entry || entry.owned) return;
+    if (!entry) return;
     this.resident.delete(tree);
     this.finalizer.unregister(entry);
+    // A tree built here has no other copy: its arrays now hold whatever comes next.
+    if (entry.owned) released.add(tree);
     this.drop(entry);
   }
 
@@ -350,6 +375,56 @@ class Kernel {
         this.finalizer.register(tree, entry, entry);
       },
     };
+  }
+
+  /**
+   * Builds the OBB tree of a mesh here (as/build.ts: the TypeScript builder's tree, bit for bit)
+   * into storage of its own. Throws KernelMemoryError when the memory cannot hold the scratch or
+   * the tree.
+   */
+  buildObb(positions: Float64Array, indices: Uint32Array, leafSize: number): BuiltObb {
+    const n = indices.length / 3;
+    let nodeCap = this.buildCaps.nodes ?? Math.ceil((3 * n) / leafSize) + 16;
+    let stackCap = this.buildCaps.stack ?? Math.min(n + 2, 4096);
+    for (;;) {
+      const size = (b: number): number => (b + 15) & ~15;
+      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, 8 * n, 12 * stackCap, 104 * stackCap, 120 * nodeCap, 8 * nodeCap];
+      const total = parts.reduce((sum, b) => sum + size(b), 0);
+      if (total > this.buildBytes) {
+        if (this.buildAt) this.arena.release(this.buildAt, this.buildBytes);
+        this.buildAt = 0;
+        this.buildBytes = 0;
+        this.buildAt = this.arena.alloc(total);
+        this.buildBytes = total;
+      }
+      const at: number[] = [];
+      let p = this.buildAt;
+      for (const b of parts) {
+        at.push(p);
+        p += size(b);
+      }
+      const [pos, idx, tv, ts, perm, proj, stack, sums, boxes, nodes] = at;
+      const F = this.view();
+      F.set(positions, pos / 8);
+      new Uint32Array(this.memory.buffer, idx, indices.length).set(indices);
+      this.boundsFn(pos, idx, n);
+      const b = (PARAMS + BUILD_SIDES) / 8;
+      const minX = F[b], minY = F[b + 1], minZ = F[b + 2], maxX = F[b + 3], maxY = F[b + 4], maxZ = F[b + 5];
+      const count = this.buildFn(
+        pos, idx, n, leafSize, 0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ),
+        tv, ts, perm, proj, stack, sums, stackCap, boxes, nodes, nodeCap,
+      );
+      // A store or stack too small (rare: deep or unbalanced trees): again with the bounds.
+      if (count === -1) { nodeCap = 2 * n + 16; continue; }
+      if (count === -2) { stackCap = n + 2; continue; }
+      const storage = this.treeStorage(count, 15, n, positions.length);
+      this.finishFn(
+        count, n, positions.length, boxes, nodes, perm, idx, pos,
+        storage.boxes.byteOffset, storage.nodes.byteOffset, storage.positions.byteOffset,
+        storage.triVerts.byteOffset, storage.triOrder.byteOffset,
+      );
+      return { storage, nodeCount: count, maxAbsCoordinate: Math.max(-minX, maxX, -minY, maxY, -minZ, maxZ) };
+    }
   }
 
   /** Lays out the scratch for these trees (zeroing its stamps) unless the current one fits. */
@@ -466,11 +541,46 @@ export function treeStorage(nodeCount: number, boxStride: number, triangleCount:
 }
 
 /**
- * Frees the kernel's copy of a tree now, for hosts that know when a tree is done with (a closed
- * document, a benchmark's finished repetition); otherwise it goes when the tree is collected.
+ * Builds the OBB tree of a mesh in the kernel (as/build.ts), or null where there is no kernel or
+ * its memory is full (the TypeScript builder then builds it).
+ */
+export function buildObbInKernel(positions: Float64Array, indices: Uint32Array, leafSize: number): BuiltObb | null {
+  const k = queryKernel();
+  if (!k) return null;
+  try {
+    return k.buildObb(positions, indices, leafSize);
+  } catch (e) {
+    if (e instanceof KernelMemoryError) return null;
+    throw e;
+  }
+}
+
+/**
+ * Sets the first capacities the tree builder tries (its node store and stack; they are raised to
+ * their bounds when too small), or restores the defaults (null): for the tests of those retries.
+ */
+export function limitBuildCapacity(nodes: number | null, stack: number | null): void {
+  const k = queryKernel();
+  if (k) k.buildCaps = { nodes, stack };
+}
+
+/** Trees built into the kernel's memory whose storage `releaseTree` freed. */
+const released = new WeakSet<object>();
+
+/**
+ * Frees a tree's memory in the kernel now, for hosts that know when a tree is done with (a closed
+ * document, a benchmark's finished repetition); otherwise it goes when the tree is collected. For
+ * a tree copied in, only the copy goes. A tree built into the kernel's memory (`buildObbTree` where
+ * the kernel runs) must not be used afterwards: its arrays are reused by later trees, and queries
+ * on it throw (`assertLiveTree`).
  */
 export function releaseTree(tree: object): void {
   if (kernel) kernel.release(tree);
+}
+
+/** Throws if `tree` was released (see `releaseTree`). */
+export function assertLiveTree(tree: object): void {
+  if (released.has(tree)) throw new Error('the tree was released (releaseTree) and cannot be queried');
 }
 
 /**

@@ -25,7 +25,7 @@ import {
   OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE,
   type ObbTree, type AabbTree, type HybridTree,
 } from './layout.js';
-import { treeStorage } from '../kernel/kernel.js';
+import { buildObbInKernel, treeStorage } from '../kernel/kernel.js';
 
 export type ObbFit = 'surface' | 'hull';
 
@@ -154,8 +154,45 @@ function slotArrays(mesh: TriangleMesh, perm: Uint32Array): { triVerts: Uint32Ar
 const FRAME = new Float64Array(9);
 const SUM = new Float64Array(2 * MOMENT_STRIDE);
 
+/** Where OBB trees with surface fits are built: in the WebAssembly kernel, or here. */
+export type BuildKernel = 'wasm' | 'ts';
+let buildKernel: BuildKernel = 'wasm';
+
+/**
+ * Chooses where `buildObbTree` builds surface-fitted trees: 'wasm' (the default) in the
+ * WebAssembly kernel (kernel/as/build.ts, the same tree bit for bit, built straight into the
+ * kernel's memory), 'ts' here; without a kernel, or when its memory is full, here anyway. For
+ * tests and the benchmark.
+ */
+export function setBuildKernel(choice: BuildKernel): void {
+  buildKernel = choice;
+}
+
 /** Builds the OBBTree of a mesh. */
 export function buildObbTree(mesh: TriangleMesh, options: ObbBuildOptions = {}): ObbTree {
+  if (buildKernel === 'wasm' && (options.fit ?? 'surface') === 'surface') {
+    const leafSize = checkLeafSize(options.leafSize ?? DEFAULT_LEAF_SIZE);
+    if (mesh.triangleCount === 0) throw new RangeError('cannot build a tree over a mesh with no triangles');
+    const built = buildObbInKernel(mesh.positions, mesh.indices, leafSize);
+    if (built) {
+      const k = built.storage;
+      const tree: ObbTree = {
+        kind: 'obb',
+        nodeCount: built.nodeCount,
+        boxes: k.boxes,
+        nodes: k.nodes,
+        leafSize,
+        positions: k.positions,
+        vertexCount: mesh.vertexCount,
+        triangleCount: mesh.triangleCount,
+        maxAbsCoordinate: built.maxAbsCoordinate,
+        triVerts: k.triVerts,
+        triOrder: k.triOrder,
+      };
+      k.adopt(tree);
+      return tree;
+    }
+  }
   const built = buildObbNodes(mesh, options);
   const store = built.store, count = store.count, perm = built.prep.perm, I = mesh.indices;
   // Straight into the query kernel's memory when there is one: its queries then copy nothing.
@@ -288,7 +325,7 @@ function primeObbBuild(): void {
       indices[k++] = b; indices[k++] = b + PRIMER_SECTORS; indices[k++] = a + PRIMER_SECTORS;
     }
   }
-  buildObbTree({ positions, indices, vertexCount: positions.length / 3, triangleCount: indices.length / 3 });
+  buildObbNodes({ positions, indices, vertexCount: positions.length / 3, triangleCount: indices.length / 3 }, {});
 }
 
 function buildObbNodes(mesh: TriangleMesh, options: ObbBuildOptions): { store: NodeStore; prep: Prepared; leafSize: number } {

@@ -1,0 +1,504 @@
+// OBBTree construction in the kernel: a port of the OBB path of src-core/obbtree/build.ts, with
+// the fits of geometry/obbFit.ts (surface moments, one triangle's frame, a zero-area group's
+// vertex covariance) and geometry/eigen.ts's eigen-decomposition. The expressions are the same
+// and are evaluated in the same order, and eigen.ts uses no transcendental function, so the tree
+// built here equals the TypeScript builder's bit for bit (test/core/obbtree/kernelBuild.test.ts).
+//
+// The host (src-core/kernel/kernel.ts) copies the mesh's positions and indices into a scratch
+// block and passes the addresses of the build's arrays, all in that block: per triangle slot its
+// nine vertex coordinates (tv), its thirteen sums (ts: area, first and second moments, vertex
+// sum), its triangle (perm) and a projection (proj); the stack of pending groups with their sums;
+// the node store. `buildObb` returns the node count, or −1 when the node store is too small and −2
+// when the stack is (the host then retries with the bounds 2n − 1 and n). `finishObb` copies the
+// result into the tree's own block.
+
+const PARAMS: usize = 65536;
+/** Both children's sums after a split (2 × TRI doubles), in page 1 past the query's buffers. */
+const SIDES: usize = PARAMS + 16384;
+/** Doubles per triangle slot sum: area, first moment (3), second moment (6), vertex sum (3). */
+const TRI: usize = 13;
+const TRI_BYTES: usize = TRI * 8;
+const BOX_BYTES: usize = 15 * 8;
+/** Relative inflation of box half extents (2⁻⁴⁷), as obbtree/build.ts. */
+const INFLATE: f64 = 1.0 / 140737488355328.0;
+const THIRD: f64 = 1.0 / 3.0;
+const TWELFTH: f64 = 1.0 / 12.0;
+
+let tv: usize = 0, ts: usize = 0, perm: usize = 0, proj: usize = 0;
+
+// The frame being fitted (axes 0, 1, 2 as rows) and the vertex projections' ranges on it.
+let f0: f64 = 0, f1: f64 = 0, f2: f64 = 0, f3: f64 = 0, f4: f64 = 0, f5: f64 = 0, f6: f64 = 0, f7: f64 = 0, f8: f64 = 0;
+let lo0: f64 = 0, hi0: f64 = 0, lo1: f64 = 0, hi1: f64 = 0, lo2: f64 = 0, hi2: f64 = 0;
+// eigenvectorOf's result.
+let v0: f64 = 0, v1: f64 = 0, v2: f64 = 0;
+
+@inline function tvAt(slot: usize, k: usize): f64 {
+  return load<f64>(tv + (slot * 9 + k) * 8);
+}
+
+/** Bounds of the vertices the triangles use, into SIDES[0..5] (min x y z, max x y z). */
+export function meshBounds(pos: usize, idx: usize, n: i32): void {
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  const m = <usize>n * 3;
+  for (let i: usize = 0; i < m; i++) {
+    const v = pos + <usize>load<u32>(idx + i * 4) * 24;
+    const x = load<f64>(v), y = load<f64>(v, 8), z = load<f64>(v, 16);
+    minX = min(minX, x); maxX = max(maxX, x);
+    minY = min(minY, y); maxY = max(maxY, y);
+    minZ = min(minZ, z); maxZ = max(maxZ, z);
+  }
+  store<f64>(SIDES, minX); store<f64>(SIDES, minY, 8); store<f64>(SIDES, minZ, 16);
+  store<f64>(SIDES, maxX, 24); store<f64>(SIDES, maxY, 32); store<f64>(SIDES, maxZ, 40);
+}
+
+function fillSlots(pos: usize, idx: usize, n: usize, rx: f64, ry: f64, rz: f64): void {
+  for (let t: usize = 0; t < n; t++) {
+    const a = pos + <usize>load<u32>(idx + t * 12) * 24;
+    const b = pos + <usize>load<u32>(idx + t * 12, 4) * 24;
+    const c = pos + <usize>load<u32>(idx + t * 12, 8) * 24;
+    const o = tv + t * 72, u = ts + t * TRI_BYTES;
+    const Px = load<f64>(a), Py = load<f64>(a, 8), Pz = load<f64>(a, 16);
+    const Qx = load<f64>(b), Qy = load<f64>(b, 8), Qz = load<f64>(b, 16);
+    const Wx = load<f64>(c), Wy = load<f64>(c, 8), Wz = load<f64>(c, 16);
+    store<f64>(o, Px); store<f64>(o, Py, 8); store<f64>(o, Pz, 16);
+    store<f64>(o, Qx, 24); store<f64>(o, Qy, 32); store<f64>(o, Qz, 40);
+    store<f64>(o, Wx, 48); store<f64>(o, Wy, 56); store<f64>(o, Wz, 64);
+    const ux = Qx - Px, uy = Qy - Py, uz = Qz - Pz, vx = Wx - Px, vy = Wy - Py, vz = Wz - Pz;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const m = 0.5 * sqrt<f64>(nx * nx + ny * ny + nz * nz);
+    const px = Px - rx, py = Py - ry, pz = Pz - rz;
+    const qx = Qx - rx, qy = Qy - ry, qz = Qz - rz;
+    const wx = Wx - rx, wy = Wy - ry, wz = Wz - rz;
+    const sx = px + qx + wx, sy = py + qy + wy, sz = pz + qz + wz;
+    const m3 = m * THIRD, k = m * TWELFTH;
+    store<f64>(u, m); store<f64>(u, m3 * sx, 8); store<f64>(u, m3 * sy, 16); store<f64>(u, m3 * sz, 24);
+    store<f64>(u, k * (sx * sx + px * px + qx * qx + wx * wx), 32);
+    store<f64>(u, k * (sx * sy + px * py + qx * qy + wx * wy), 40);
+    store<f64>(u, k * (sx * sz + px * pz + qx * qz + wx * wz), 48);
+    store<f64>(u, k * (sy * sy + py * py + qy * qy + wy * wy), 56);
+    store<f64>(u, k * (sy * sz + py * pz + qy * qz + wy * wz), 64);
+    store<f64>(u, k * (sz * sz + pz * pz + qz * qz + wz * wz), 72);
+    store<f64>(u, Px + Qx + Wx, 80); store<f64>(u, Py + Qy + Wy, 88); store<f64>(u, Pz + Qz + Wz, 96);
+  }
+}
+
+/** The sums of slots [first, end) into out (TRI doubles). */
+function sumSlots(first: usize, end: usize, out: usize): void {
+  let s0: f64 = 0, s1: f64 = 0, s2: f64 = 0, s3: f64 = 0, s4: f64 = 0, s5: f64 = 0, s6: f64 = 0;
+  let s7: f64 = 0, s8: f64 = 0, s9: f64 = 0, sx: f64 = 0, sy: f64 = 0, sz: f64 = 0;
+  for (let u = ts + first * TRI_BYTES, e = ts + end * TRI_BYTES; u < e; u += TRI_BYTES) {
+    s0 += load<f64>(u); s1 += load<f64>(u, 8); s2 += load<f64>(u, 16); s3 += load<f64>(u, 24); s4 += load<f64>(u, 32);
+    s5 += load<f64>(u, 40); s6 += load<f64>(u, 48); s7 += load<f64>(u, 56); s8 += load<f64>(u, 64); s9 += load<f64>(u, 72);
+    sx += load<f64>(u, 80); sy += load<f64>(u, 88); sz += load<f64>(u, 96);
+  }
+  store<f64>(out, s0); store<f64>(out, s1, 8); store<f64>(out, s2, 16); store<f64>(out, s3, 24); store<f64>(out, s4, 32);
+  store<f64>(out, s5, 40); store<f64>(out, s6, 48); store<f64>(out, s7, 56); store<f64>(out, s8, 64); store<f64>(out, s9, 72);
+  store<f64>(out, sx, 80); store<f64>(out, sy, 88); store<f64>(out, sz, 96);
+}
+
+/** The children's sums into SIDES (left, right): the smaller summed, the larger by difference. */
+function childSums(first: usize, mid: usize, end: usize, parent: usize): void {
+  const leftSmaller = mid - first <= end - mid;
+  const small: usize = leftSmaller ? SIDES : SIDES + TRI_BYTES;
+  const large: usize = leftSmaller ? SIDES + TRI_BYTES : SIDES;
+  if (leftSmaller) sumSlots(first, mid, SIDES);
+  else sumSlots(mid, end, SIDES + TRI_BYTES);
+  for (let k: usize = 0; k < TRI; k++) store<f64>(large + k * 8, load<f64>(parent + k * 8) - load<f64>(small + k * 8));
+  if (!(load<f64>(large) > 1e-9 * load<f64>(parent))) {
+    if (leftSmaller) sumSlots(mid, end, SIDES + TRI_BYTES);
+    else sumSlots(first, mid, SIDES);
+  }
+}
+
+function swapSlots(i: usize, j: usize): void {
+  const pi = perm + i * 4, pj = perm + j * 4;
+  const t = load<u32>(pi); store<u32>(pi, load<u32>(pj)); store<u32>(pj, t);
+  let o = tv + i * 72, q = tv + j * 72;
+  for (let k: usize = 0; k < 72; k += 8) {
+    const x = load<f64>(o + k); store<f64>(o + k, load<f64>(q + k)); store<f64>(q + k, x);
+  }
+  o = ts + i * TRI_BYTES; q = ts + j * TRI_BYTES;
+  for (let k: usize = 0; k < TRI_BYTES; k += 8) {
+    const x = load<f64>(o + k); store<f64>(o + k, load<f64>(q + k)); store<f64>(q + k, x);
+  }
+}
+
+/** Ranges of the vertices of slots [first, end) on the frame's axes. */
+function extentsPass(first: usize, end: usize): void {
+  const a0x = f0, a0y = f1, a0z = f2, a1x = f3, a1y = f4, a1z = f5, a2x = f6, a2y = f7, a2z = f8;
+  let l0 = Infinity, h0 = -Infinity, l1 = Infinity, h1 = -Infinity, l2 = Infinity, h2 = -Infinity;
+  for (let v = tv + first * 72, e = tv + end * 72; v < e; v += 24) {
+    const x = load<f64>(v), y = load<f64>(v, 8), z = load<f64>(v, 16);
+    const d0 = a0x * x + a0y * y + a0z * z;
+    const d1 = a1x * x + a1y * y + a1z * z;
+    const d2 = a2x * x + a2y * y + a2z * z;
+    if (d0 < l0) l0 = d0; if (d0 > h0) h0 = d0;
+    if (d1 < l1) l1 = d1; if (d1 > h1) h1 = d1;
+    if (d2 < l2) l2 = d2; if (d2 > h2) h2 = d2;
+  }
+  lo0 = l0; hi0 = h0; lo1 = l1; hi1 = h1; lo2 = l2; hi2 = h2;
+}
+
+/** extentsPass, and each slot's vertex projections on axis 0, summed, into proj. */
+function extentsAndProjections(first: usize, end: usize): void {
+  const a0x = f0, a0y = f1, a0z = f2, a1x = f3, a1y = f4, a1z = f5, a2x = f6, a2y = f7, a2z = f8;
+  let l0 = Infinity, h0 = -Infinity, l1 = Infinity, h1 = -Infinity, l2 = Infinity, h2 = -Infinity;
+  for (let i = first; i < end; i++) {
+    const o = tv + i * 72;
+    const Px = load<f64>(o), Py = load<f64>(o, 8), Pz = load<f64>(o, 16);
+    const Qx = load<f64>(o, 24), Qy = load<f64>(o, 32), Qz = load<f64>(o, 40);
+    const Wx = load<f64>(o, 48), Wy = load<f64>(o, 56), Wz = load<f64>(o, 64);
+    const p0 = a0x * Px + a0y * Py + a0z * Pz, q0 = a0x * Qx + a0y * Qy + a0z * Qz, w0 = a0x * Wx + a0y * Wy + a0z * Wz;
+    const p1 = a1x * Px + a1y * Py + a1z * Pz, q1 = a1x * Qx + a1y * Qy + a1z * Qz, w1 = a1x * Wx + a1y * Wy + a1z * Wz;
+    const p2 = a2x * Px + a2y * Py + a2z * Pz, q2 = a2x * Qx + a2y * Qy + a2z * Qz, w2 = a2x * Wx + a2y * Wy + a2z * Wz;
+    if (p0 < l0) l0 = p0; if (p0 > h0) h0 = p0;
+    if (q0 < l0) l0 = q0; if (q0 > h0) h0 = q0;
+    if (w0 < l0) l0 = w0; if (w0 > h0) h0 = w0;
+    if (p1 < l1) l1 = p1; if (p1 > h1) h1 = p1;
+    if (q1 < l1) l1 = q1; if (q1 > h1) h1 = q1;
+    if (w1 < l1) l1 = w1; if (w1 > h1) h1 = w1;
+    if (p2 < l2) l2 = p2; if (p2 > h2) h2 = p2;
+    if (q2 < l2) l2 = q2; if (q2 > h2) h2 = q2;
+    if (w2 < l2) l2 = w2; if (w2 > h2) h2 = w2;
+    store<f64>(proj + i * 8, p0 + q0 + w0);
+  }
+  lo0 = l0; hi0 = h0; lo1 = l1; hi1 = h1; lo2 = l2; hi2 = h2;
+}
+
+/** Hoare partition of [first, end) by proj < threshold; the split position. */
+function partitionByProjection(first: usize, end: usize, threshold: f64): usize {
+  let i = first, j = end - 1;
+  while (true) {
+    while (i <= j && load<f64>(proj + i * 8) < threshold) i++;
+    while (i < j && !(load<f64>(proj + j * 8) < threshold)) j--;
+    if (i >= j) break;
+    swapSlots(i, j);
+    i++;
+    j--;
+  }
+  return i;
+}
+
+function splitPass(first: usize, end: usize, cx: f64, cy: f64, cz: f64, parent: usize): usize {
+  extentsAndProjections(first, end);
+  const threshold = 3 * (f0 * cx + f1 * cy + f2 * cz);
+  const mid = partitionByProjection(first, end, threshold);
+  if (mid > first && mid < end) childSums(first, mid, end, parent);
+  return mid;
+}
+
+/** Partition only, along (ax, ay, az), for the fallback axes. */
+function partitionPass(first: usize, end: usize, ax: f64, ay: f64, az: f64, centreProj: f64, parent: usize): usize {
+  const threshold = 3 * centreProj;
+  let i = first, j = end;
+  while (i < j) {
+    const o = tv + i * 72;
+    const p = (load<f64>(o) + load<f64>(o, 24) + load<f64>(o, 48)) * ax +
+      (load<f64>(o, 8) + load<f64>(o, 32) + load<f64>(o, 56)) * ay +
+      (load<f64>(o, 16) + load<f64>(o, 40) + load<f64>(o, 64)) * az;
+    if (p < threshold) { i++; continue; }
+    j--;
+    swapSlots(i, j);
+  }
+  if (i > first && i < end) childSums(first, i, end, parent);
+  return i;
+}
+
+@inline function frameAt(k: i32): f64 {
+  switch (k) {
+    case 0: return f0; case 1: return f1; case 2: return f2;
+    case 3: return f3; case 4: return f4; case 5: return f5;
+    case 6: return f6; case 7: return f7; default: return f8;
+  }
+}
+
+/** The box from the frame and the ranges: axes by decreasing extent, kept right-handed. */
+function writeObb(B: usize): void {
+  const scale = max(max(max(abs(lo0), abs(hi0)), max(abs(lo1), abs(hi1))), max(abs(lo2), abs(hi2)));
+  const pad = INFLATE * scale + 1e-300;
+  const H0 = 0.5 * (hi0 - lo0) + pad, H1 = 0.5 * (hi1 - lo1) + pad, H2 = 0.5 * (hi2 - lo2) + pad;
+  const m0 = 0.5 * (lo0 + hi0), m1 = 0.5 * (lo1 + hi1), m2 = 0.5 * (lo2 + hi2);
+  store<f64>(B, m0 * f0 + m1 * f3 + m2 * f6);
+  store<f64>(B, m0 * f1 + m1 * f4 + m2 * f7, 8);
+  store<f64>(B, m0 * f2 + m1 * f5 + m2 * f8, 16);
+  let i0 = 0, i1 = 1, i2 = 2, t = 0, odd = false;
+  let h0 = H0, h1 = H1, h2 = H2, x: f64 = 0;
+  if (h0 < h1) { t = i0; i0 = i1; i1 = t; x = h0; h0 = h1; h1 = x; odd = !odd; }
+  if (h1 < h2) { t = i1; i1 = i2; i2 = t; x = h1; h1 = h2; h2 = x; odd = !odd; }
+  if (h0 < h1) { t = i0; i0 = i1; i1 = t; x = h0; h0 = h1; h1 = x; odd = !odd; }
+  store<f64>(B, h0, 24); store<f64>(B, h1, 32); store<f64>(B, h2, 40);
+  store<f64>(B, frameAt(3 * i0), 48); store<f64>(B, frameAt(3 * i0 + 1), 56); store<f64>(B, frameAt(3 * i0 + 2), 64);
+  store<f64>(B, frameAt(3 * i1), 72); store<f64>(B, frameAt(3 * i1 + 1), 80); store<f64>(B, frameAt(3 * i1 + 2), 88);
+  const s: f64 = odd ? -1 : 1;
+  store<f64>(B, s * frameAt(3 * i2), 96); store<f64>(B, s * frameAt(3 * i2 + 1), 104); store<f64>(B, s * frameAt(3 * i2 + 2), 112);
+}
+
+// ---- Fits (geometry/obbFit.ts, geometry/eigen.ts) -------------------------------------------
+
+/** orthonormalFrame on the frame's first two rows (f0..f5): the frame, right-handed. */
+function orthonormalFrame(): void {
+  let ax = f0, ay = f1, az = f2;
+  let len = sqrt<f64>(ax * ax + ay * ay + az * az);
+  if (!(len > 0) || !isFinite(len)) { ax = 1; ay = 0; az = 0; len = 1; }
+  ax /= len; ay /= len; az /= len;
+  let bx = f3, by = f4, bz = f5;
+  let d = ax * bx + ay * by + az * bz;
+  bx -= d * ax; by -= d * ay; bz -= d * az;
+  len = sqrt<f64>(bx * bx + by * by + bz * bz);
+  if (!(len > 1e-8 * sqrt<f64>(f3 * f3 + f4 * f4 + f5 * f5)) || !isFinite(len)) {
+    const x = abs(ax), y = abs(ay), z = abs(az);
+    if (x <= y && x <= z) { bx = 0; by = az; bz = -ay; }
+    else if (y <= z) { bx = -az; by = 0; bz = ax; }
+    else { bx = ay; by = -ax; bz = 0; }
+    len = sqrt<f64>(bx * bx + by * by + bz * bz);
+  }
+  bx /= len; by /= len; bz /= len;
+  d = ax * bx + ay * by + az * bz;
+  bx -= d * ax; by -= d * ay; bz -= d * az;
+  len = sqrt<f64>(bx * bx + by * by + bz * bz);
+  bx /= len; by /= len; bz /= len;
+  f0 = ax; f1 = ay; f2 = az;
+  f3 = bx; f4 = by; f5 = bz;
+  f6 = ay * bz - az * by;
+  f7 = az * bx - ax * bz;
+  f8 = ax * by - ay * bx;
+}
+
+/** triangleFrame: axis 0 along the longest edge, axis 1 the next edge made orthogonal. */
+function triangleFrame(slot: usize): void {
+  const o = tv + slot * 72;
+  const px = load<f64>(o), py = load<f64>(o, 8), pz = load<f64>(o, 16);
+  const qx = load<f64>(o, 24), qy = load<f64>(o, 32), qz = load<f64>(o, 40);
+  const rx = load<f64>(o, 48), ry = load<f64>(o, 56), rz = load<f64>(o, 64);
+  const ex0 = qx - px, ey0 = qy - py, ez0 = qz - pz;
+  const ex1 = rx - qx, ey1 = ry - qy, ez1 = rz - qz;
+  const ex2 = px - rx, ey2 = py - ry, ez2 = pz - rz;
+  const l0 = ex0 * ex0 + ey0 * ey0 + ez0 * ez0;
+  const l1 = ex1 * ex1 + ey1 * ey1 + ez1 * ez1;
+  const l2 = ex2 * ex2 + ey2 * ey2 + ez2 * ez2;
+  if (l0 >= l1 && l0 >= l2) { f0 = ex0; f1 = ey0; f2 = ez0; f3 = ex1; f4 = ey1; f5 = ez1; }
+  else if (l1 >= l2) { f0 = ex1; f1 = ey1; f2 = ez1; f3 = ex2; f4 = ey2; f5 = ez2; }
+  else { f0 = ex2; f1 = ey2; f2 = ez2; f3 = ex0; f4 = ey0; f5 = ez0; }
+  orthonormalFrame();
+}
+
+/** (x, y, z), whose largest component is ±1, made a unit vector into v0..v2. */
+function unitInto(x: f64, y: f64, z: f64): void {
+  const k = 1 / sqrt<f64>(x * x + y * y + z * z);
+  v0 = x * k; v1 = y * k; v2 = z * k;
+}
+
+function eigenvectorOf(a00: f64, a01: f64, a02: f64, a11: f64, a12: f64, a22: f64, l: f64): void {
+  const r00 = a00 - l, r11 = a11 - l, r22 = a22 - l;
+  const c0x = a01 * a12 - a02 * r11, c0y = a02 * a01 - r00 * a12, c0z = r00 * r11 - a01 * a01;
+  const c1x = a01 * r22 - a02 * a12, c1y = a02 * a02 - r00 * r22, c1z = r00 * a12 - a01 * a02;
+  const c2x = r11 * r22 - a12 * a12, c2y = a12 * a02 - a01 * r22, c2z = a01 * a12 - r11 * a02;
+  const n0 = max(max(abs(c0x), abs(c0y)), abs(c0z));
+  const n1 = max(max(abs(c1x), abs(c1y)), abs(c1z));
+  const n2 = max(max(abs(c2x), abs(c2y)), abs(c2z));
+  if (n0 >= n1 && n0 >= n2 && n0 > 0) { unitInto(c0x / n0, c0y / n0, c0z / n0); return; }
+  if (n1 >= n2 && n1 > 0) { unitInto(c1x / n1, c1y / n1, c1z / n1); return; }
+  if (n2 > 0) { unitInto(c2x / n2, c2y / n2, c2z / n2); return; }
+  const rx = abs(r00) + abs(a01) + abs(a02) >= abs(a01) + abs(r11) + abs(a12);
+  let x = rx ? r00 : a01, y = rx ? a01 : r11, z = rx ? a02 : a12;
+  if (abs(a02) + abs(a12) + abs(r22) > abs(x) + abs(y) + abs(z)) { x = a02; y = a12; z = r22; }
+  if (x == 0 && y == 0 && z == 0) { v0 = 1; v1 = 0; v2 = 0; return; }
+  let px: f64, py: f64, pz: f64;
+  if (abs(x) <= abs(y) && abs(x) <= abs(z)) { px = 0; py = z; pz = -y; }
+  else if (abs(y) <= abs(z)) { px = -z; py = 0; pz = x; }
+  else { px = y; py = -x; pz = 0; }
+  const m = max(max(abs(px), abs(py)), abs(pz));
+  unitInto(px / m, py / m, pz / m);
+}
+
+function cubicFarRoot(r: f64): f64 {
+  let b: f64 = 2;
+  for (let k = 0; k < 32; k++) {
+    const next = b - ((b * b - 3) * b - 2 * r) / (3 * b * b - 3);
+    if (!(next < b)) break;
+    b = next;
+  }
+  return b;
+}
+
+/** symmetricEigen3's eigenvectors, as the frame's rows (the eigenvalues are not needed here). */
+function symmetricEigen3(a00: f64, a01: f64, a02: f64, a11: f64, a12: f64, a22: f64): void {
+  const s = max(max(max(abs(a00), abs(a01)), max(abs(a02), abs(a11))), max(abs(a12), abs(a22)));
+  if (!(s > 0) || !isFinite(s)) {
+    f0 = 1; f1 = 0; f2 = 0; f3 = 0; f4 = 1; f5 = 0; f6 = 0; f7 = 0; f8 = 1;
+    return;
+  }
+  a00 /= s; a01 /= s; a02 /= s; a11 /= s; a12 /= s; a22 /= s;
+  const q = (a00 + a11 + a22) / 3;
+  const off = a01 * a01 + a02 * a02 + a12 * a12;
+  const b00 = a00 - q, b11 = a11 - q, b22 = a22 - q;
+  const p2 = (b00 * b00 + b11 * b11 + b22 * b22 + 2 * off) / 6;
+  if (p2 <= 1e-30) {
+    f0 = 1; f1 = 0; f2 = 0; f3 = 0; f4 = 1; f5 = 0; f6 = 0; f7 = 0; f8 = 1;
+    return;
+  }
+  const p = sqrt<f64>(p2);
+  const det = b00 * (b11 * b22 - a12 * a12) - a01 * (a01 * b22 - a12 * a02) + a02 * (a01 * a12 - b11 * a02);
+  let r = det / (2 * p2 * p);
+  r = r <= -1 ? -1 : r >= 1 ? 1 : r;
+  const firstIsLargest = r >= 0;
+  const far = firstIsLargest ? q + p * cubicFarRoot(r) : q - p * cubicFarRoot(-r);
+  eigenvectorOf(a00, a01, a02, a11, a12, a22, far);
+  const ux = v0, uy = v1, uz = v2;
+  let wx: f64, wy: f64, wz: f64;
+  if (abs(ux) > abs(uy)) {
+    const inv = 1 / sqrt<f64>(ux * ux + uz * uz);
+    wx = -uz * inv; wy = 0; wz = ux * inv;
+  } else {
+    const inv = 1 / sqrt<f64>(uy * uy + uz * uz);
+    wx = 0; wy = uz * inv; wz = -uy * inv;
+  }
+  const xx = uy * wz - uz * wy, xy = uz * wx - ux * wz, xz = ux * wy - uy * wx;
+  const Awx = a00 * wx + a01 * wy + a02 * wz, Awy = a01 * wx + a11 * wy + a12 * wz, Awz = a02 * wx + a12 * wy + a22 * wz;
+  const Axx = a00 * xx + a01 * xy + a02 * xz, Axy = a01 * xx + a11 * xy + a12 * xz, Axz = a02 * xx + a12 * xy + a22 * xz;
+  const m00 = wx * Awx + wy * Awy + wz * Awz;
+  const m01 = xx * Awx + xy * Awy + xz * Awz;
+  const m11 = xx * Axx + xy * Axy + xz * Axz;
+  const g = max(abs(m00 - m11), abs(2 * m01));
+  let c: f64 = 1, sn: f64 = 0;
+  if (g > 0) {
+    const d = (m00 - m11) / g, e = (2 * m01) / g;
+    const h = sqrt<f64>(d * d + e * e);
+    if (d >= 0) {
+      c = sqrt<f64>(0.5 * (1 + d / h)); sn = e / (2 * h * c);
+    } else {
+      sn = sqrt<f64>(0.5 * (1 - d / h));
+      if (e < 0) sn = -sn;
+      c = e / (2 * h * sn);
+    }
+  }
+  const vx = c * wx + sn * xx, vy = c * wy + sn * xy, vz = c * wz + sn * xz;
+  if (firstIsLargest) {
+    f0 = ux; f1 = uy; f2 = uz;
+    f3 = vx; f4 = vy; f5 = vz;
+  } else {
+    f0 = vx; f1 = vy; f2 = vz;
+    f3 = -sn * wx + c * xx; f4 = -sn * wy + c * xy; f5 = -sn * wz + c * xz;
+  }
+  f6 = f1 * f5 - f2 * f4;
+  f7 = f2 * f3 - f0 * f5;
+  f8 = f0 * f4 - f1 * f3;
+}
+
+/** frameFromMoments on a group's sums; false when its area is zero. */
+function frameFromMoments(sum: usize): bool {
+  const M = load<f64>(sum);
+  if (!(M > 0)) return false;
+  const mx = load<f64>(sum, 8) / M, my = load<f64>(sum, 16) / M, mz = load<f64>(sum, 24) / M;
+  symmetricEigen3(
+    load<f64>(sum, 32) / M - mx * mx, load<f64>(sum, 40) / M - mx * my, load<f64>(sum, 48) / M - mx * mz,
+    load<f64>(sum, 56) / M - my * my, load<f64>(sum, 64) / M - my * mz, load<f64>(sum, 72) / M - mz * mz,
+  );
+  return true;
+}
+
+/** A zero-area group: the covariance of its vertices (relative to the reference point). */
+function pointFrame(first: usize, count: usize, rx: f64, ry: f64, rz: f64): void {
+  const m = count * 3;
+  const base = tv + first * 72;
+  let mx: f64 = 0, my: f64 = 0, mz: f64 = 0;
+  for (let i: usize = 0; i < m; i++) {
+    const o = base + i * 24;
+    mx += load<f64>(o) - rx; my += load<f64>(o, 8) - ry; mz += load<f64>(o, 16) - rz;
+  }
+  const cnt = <f64>m;
+  mx /= cnt; my /= cnt; mz /= cnt;
+  let xx: f64 = 0, xy: f64 = 0, xz: f64 = 0, yy: f64 = 0, yz: f64 = 0, zz: f64 = 0;
+  for (let i: usize = 0; i < m; i++) {
+    const o = base + i * 24;
+    const x = (load<f64>(o) - rx) - mx, y = (load<f64>(o, 8) - ry) - my, z = (load<f64>(o, 16) - rz) - mz;
+    xx += x * x; xy += x * y; xz += x * z; yy += y * y; yz += y * z; zz += z * z;
+  }
+  symmetricEigen3(xx, xy, xz, yy, yz, zz);
+}
+
+// ---- The build --------------------------------------------------------------------------------
+
+/**
+ * Builds the OBB tree of triangles `idx` (n of them) over vertices `pos` into the node store
+ * (`boxes`, `nodes`, capacity nodeCap). Returns the node count, −1 if the store is too small, −2 if
+ * the stack (stackCap entries of three i32 at `stack`, TRI doubles each at `sums`) is.
+ */
+export function buildObb(
+  pos: usize, idx: usize, n: i32, leafSize: i32, rx: f64, ry: f64, rz: f64,
+  tvAt_: usize, tsAt: usize, permAt: usize, projAt: usize,
+  stack: usize, sums: usize, stackCap: i32, boxes: usize, nodes: usize, nodeCap: i32,
+): i32 {
+  tv = tvAt_; ts = tsAt; perm = permAt; proj = projAt;
+  const N = <usize>n;
+  for (let t: usize = 0; t < N; t++) store<u32>(perm + t * 4, <u32>t);
+  fillSlots(pos, idx, N, rx, ry, rz);
+  sumSlots(0, N, sums);
+  let size = 1;
+  store<i32>(stack, 0); store<i32>(stack, n, 4); store<i32>(stack, -1, 8);
+  let count = 0;
+  const leaf = <usize>leafSize;
+  while (size > 0) {
+    const entry = size - 1;
+    const e = stack + <usize>entry * 12;
+    const first = <usize>load<i32>(e), end = <usize>load<i32>(e, 4), parent = load<i32>(e, 8);
+    size--;
+    if (count >= nodeCap) return -1;
+    const node = count++;
+    if (parent >= 0) store<i32>(nodes + <usize>parent * 8, node);
+    const cnt = end - first;
+    const so = sums + <usize>entry * TRI_BYTES;
+
+    if (cnt == 1) triangleFrame(first);
+    else if (!frameFromMoments(so)) pointFrame(first, cnt, rx, ry, rz);
+
+    const B = boxes + <usize>node * BOX_BYTES, L = nodes + <usize>node * 8;
+    if (cnt <= leaf) {
+      extentsPass(first, end);
+      writeObb(B);
+      store<i32>(L, <i32>first);
+      store<i32>(L, <i32>cnt, 4);
+      continue;
+    }
+    const inv = 1 / <f64>(3 * cnt);
+    const cx = load<f64>(so, 80) * inv, cy = load<f64>(so, 88) * inv, cz = load<f64>(so, 96) * inv;
+    let mid = splitPass(first, end, cx, cy, cz, so);
+    writeObb(B);
+    for (let axis = 1; axis < 3 && !(mid > first && mid < end); axis++) {
+      const ax = axis == 1 ? f3 : f6, ay = axis == 1 ? f4 : f7, az = axis == 1 ? f5 : f8;
+      mid = partitionPass(first, end, ax, ay, az, ax * cx + ay * cy + az * cz, so);
+    }
+    if (!(mid > first && mid < end)) {
+      mid = first + (cnt >> 1);
+      childSums(first, mid, end, so);
+    }
+    if (entry + 2 > stackCap) return -2;
+    store<i32>(L, 0, 4);
+    // Children: right at stack entry `entry`, left at `entry + 1` (popped next: node + 1).
+    for (let k: usize = 0; k < TRI_BYTES; k += 8) {
+      store<f64>(so + k, load<f64>(SIDES + TRI_BYTES + k));
+      store<f64>(so + TRI_BYTES + k, load<f64>(SIDES + k));
+    }
+    store<i32>(e, <i32>mid); store<i32>(e, <i32>end, 4); store<i32>(e, node, 8);
+    store<i32>(e, <i32>first, 12); store<i32>(e, <i32>mid, 16); store<i32>(e, -1, 20);
+    size += 2;
+  }
+  return count;
+}
+
+/** Copies a built tree into its own block: boxes, nodes, positions, and the slots' triangles. */
+export function finishObb(
+  count: i32, n: i32, positionCount: i32, boxes: usize, nodes: usize, permAt: usize, idx: usize, pos: usize,
+  toBoxes: usize, toNodes: usize, toPositions: usize, toTriVerts: usize, toOrder: usize,
+): void {
+  memory.copy(toBoxes, boxes, <usize>count * BOX_BYTES);
+  memory.copy(toNodes, nodes, <usize>count * 8);
+  memory.copy(toPositions, pos, <usize>positionCount * 8);
+  const N = <usize>n;
+  for (let s: usize = 0; s < N; s++) {
+    const t = load<u32>(permAt + s * 4);
+    const from = idx + <usize>t * 12, to = toTriVerts + s * 12;
+    store<u32>(to, load<u32>(from)); store<u32>(to, load<u32>(from, 4), 4); store<u32>(to, load<u32>(from, 8), 8);
+    store<u32>(toOrder + s * 4, t);
+  }
+}
