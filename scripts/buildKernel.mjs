@@ -18,7 +18,7 @@ const { error } = await asc.main(
   [
     source, '-O3', '--runtime', 'stub', '--noAssert', '--outFile', 'kernel.wasm',
     // The host's memory: shared, so that growing it never detaches the views trees hold.
-    '--importMemory', '--sharedMemory', '--enable', 'threads', '--initialMemory', '2', '--maximumMemory', '65536',
+    '--importMemory', '--sharedMemory', '--enable', 'threads', '--enable', 'simd', '--initialMemory', '2', '--maximumMemory', '65536',
   ],
   {
     readFile: (name, baseDir) => {

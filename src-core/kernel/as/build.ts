@@ -113,56 +113,64 @@ function childSums(first: usize, mid: usize, end: usize, parent: usize): void {
 function swapSlots(i: usize, j: usize): void {
   const pi = perm + i * 4, pj = perm + j * 4;
   const t = load<u32>(pi); store<u32>(pi, load<u32>(pj)); store<u32>(pj, t);
+  // Nine and thirteen doubles: two at a time, then the last one.
   let o = tv + i * 72, q = tv + j * 72;
-  for (let k: usize = 0; k < 72; k += 8) {
-    const x = load<f64>(o + k); store<f64>(o + k, load<f64>(q + k)); store<f64>(q + k, x);
+  for (let k: usize = 0; k < 64; k += 16) {
+    const x = v128.load(o + k); v128.store(o + k, v128.load(q + k)); v128.store(q + k, x);
   }
+  let x = load<f64>(o, 64); store<f64>(o, load<f64>(q, 64), 64); store<f64>(q, x, 64);
   o = ts + i * TRI_BYTES; q = ts + j * TRI_BYTES;
-  for (let k: usize = 0; k < TRI_BYTES; k += 8) {
-    const x = load<f64>(o + k); store<f64>(o + k, load<f64>(q + k)); store<f64>(q + k, x);
+  for (let k: usize = 0; k < 96; k += 16) {
+    const y = v128.load(o + k); v128.store(o + k, v128.load(q + k)); v128.store(q + k, y);
   }
+  x = load<f64>(o, 96); store<f64>(o, load<f64>(q, 96), 96); store<f64>(q, x, 96);
 }
+
+// The extents passes work on axes 0 and 1 together in the two lanes of a vector and on axis 2
+// alone; per lane the products, sums and comparisons are the scalar ones (pmin(l, p) is
+// `p < l ? p : l`, pmax(h, p) is `h < p ? p : h`), so the results are the TypeScript builder's.
 
 /** Ranges of the vertices of slots [first, end) on the frame's axes. */
 function extentsPass(first: usize, end: usize): void {
-  const a0x = f0, a0y = f1, a0z = f2, a1x = f3, a1y = f4, a1z = f5, a2x = f6, a2y = f7, a2z = f8;
-  let l0 = Infinity, h0 = -Infinity, l1 = Infinity, h1 = -Infinity, l2 = Infinity, h2 = -Infinity;
+  const ax = f64x2(f0, f3), ay = f64x2(f1, f4), az = f64x2(f2, f5);
+  const a2x = f6, a2y = f7, a2z = f8;
+  let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity), l2 = Infinity, h2 = -Infinity;
   for (let v = tv + first * 72, e = tv + end * 72; v < e; v += 24) {
     const x = load<f64>(v), y = load<f64>(v, 8), z = load<f64>(v, 16);
-    const d0 = a0x * x + a0y * y + a0z * z;
-    const d1 = a1x * x + a1y * y + a1z * z;
+    const d = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(x)), f64x2.mul(ay, f64x2.splat(y))), f64x2.mul(az, f64x2.splat(z)));
+    lo = f64x2.pmin(lo, d); hi = f64x2.pmax(hi, d);
     const d2 = a2x * x + a2y * y + a2z * z;
-    if (d0 < l0) l0 = d0; if (d0 > h0) h0 = d0;
-    if (d1 < l1) l1 = d1; if (d1 > h1) h1 = d1;
     if (d2 < l2) l2 = d2; if (d2 > h2) h2 = d2;
   }
-  lo0 = l0; hi0 = h0; lo1 = l1; hi1 = h1; lo2 = l2; hi2 = h2;
+  lo0 = f64x2.extract_lane(lo, 0); hi0 = f64x2.extract_lane(hi, 0);
+  lo1 = f64x2.extract_lane(lo, 1); hi1 = f64x2.extract_lane(hi, 1);
+  lo2 = l2; hi2 = h2;
 }
 
 /** extentsPass, and each slot's vertex projections on axis 0, summed, into proj. */
 function extentsAndProjections(first: usize, end: usize): void {
-  const a0x = f0, a0y = f1, a0z = f2, a1x = f3, a1y = f4, a1z = f5, a2x = f6, a2y = f7, a2z = f8;
-  let l0 = Infinity, h0 = -Infinity, l1 = Infinity, h1 = -Infinity, l2 = Infinity, h2 = -Infinity;
+  const ax = f64x2(f0, f3), ay = f64x2(f1, f4), az = f64x2(f2, f5);
+  const a2x = f6, a2y = f7, a2z = f8;
+  let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity), l2 = Infinity, h2 = -Infinity;
   for (let i = first; i < end; i++) {
     const o = tv + i * 72;
     const Px = load<f64>(o), Py = load<f64>(o, 8), Pz = load<f64>(o, 16);
     const Qx = load<f64>(o, 24), Qy = load<f64>(o, 32), Qz = load<f64>(o, 40);
     const Wx = load<f64>(o, 48), Wy = load<f64>(o, 56), Wz = load<f64>(o, 64);
-    const p0 = a0x * Px + a0y * Py + a0z * Pz, q0 = a0x * Qx + a0y * Qy + a0z * Qz, w0 = a0x * Wx + a0y * Wy + a0z * Wz;
-    const p1 = a1x * Px + a1y * Py + a1z * Pz, q1 = a1x * Qx + a1y * Qy + a1z * Qz, w1 = a1x * Wx + a1y * Wy + a1z * Wz;
+    const p = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Px)), f64x2.mul(ay, f64x2.splat(Py))), f64x2.mul(az, f64x2.splat(Pz)));
+    const q = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Qx)), f64x2.mul(ay, f64x2.splat(Qy))), f64x2.mul(az, f64x2.splat(Qz)));
+    const w = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Wx)), f64x2.mul(ay, f64x2.splat(Wy))), f64x2.mul(az, f64x2.splat(Wz)));
+    lo = f64x2.pmin(f64x2.pmin(f64x2.pmin(lo, p), q), w);
+    hi = f64x2.pmax(f64x2.pmax(f64x2.pmax(hi, p), q), w);
     const p2 = a2x * Px + a2y * Py + a2z * Pz, q2 = a2x * Qx + a2y * Qy + a2z * Qz, w2 = a2x * Wx + a2y * Wy + a2z * Wz;
-    if (p0 < l0) l0 = p0; if (p0 > h0) h0 = p0;
-    if (q0 < l0) l0 = q0; if (q0 > h0) h0 = q0;
-    if (w0 < l0) l0 = w0; if (w0 > h0) h0 = w0;
-    if (p1 < l1) l1 = p1; if (p1 > h1) h1 = p1;
-    if (q1 < l1) l1 = q1; if (q1 > h1) h1 = q1;
-    if (w1 < l1) l1 = w1; if (w1 > h1) h1 = w1;
     if (p2 < l2) l2 = p2; if (p2 > h2) h2 = p2;
     if (q2 < l2) l2 = q2; if (q2 > h2) h2 = q2;
     if (w2 < l2) l2 = w2; if (w2 > h2) h2 = w2;
-    store<f64>(proj + i * 8, p0 + q0 + w0);
+    store<f64>(proj + i * 8, f64x2.extract_lane(f64x2.add(f64x2.add(p, q), w), 0));
   }
-  lo0 = l0; hi0 = h0; lo1 = l1; hi1 = h1; lo2 = l2; hi2 = h2;
+  lo0 = f64x2.extract_lane(lo, 0); hi0 = f64x2.extract_lane(hi, 0);
+  lo1 = f64x2.extract_lane(lo, 1); hi1 = f64x2.extract_lane(hi, 1);
+  lo2 = l2; hi2 = h2;
 }
 
 /** Hoare partition of [first, end) by proj < threshold; the split position. */
@@ -282,7 +290,7 @@ function triangleFrame(slot: usize): void {
   orthonormalFrame();
 }
 
-/** (x, y, z), whose largest component is ±1, made a unit vector into v0..v2. */
+/** (x, y, z), whose largest component is about ±1, made a unit vector into v0..v2. */
 function unitInto(x: f64, y: f64, z: f64): void {
   const k = 1 / sqrt<f64>(x * x + y * y + z * z);
   v0 = x * k; v1 = y * k; v2 = z * k;
@@ -296,9 +304,9 @@ function eigenvectorOf(a00: f64, a01: f64, a02: f64, a11: f64, a12: f64, a22: f6
   const n0 = max(max(abs(c0x), abs(c0y)), abs(c0z));
   const n1 = max(max(abs(c1x), abs(c1y)), abs(c1z));
   const n2 = max(max(abs(c2x), abs(c2y)), abs(c2z));
-  if (n0 >= n1 && n0 >= n2 && n0 > 0) { unitInto(c0x / n0, c0y / n0, c0z / n0); return; }
-  if (n1 >= n2 && n1 > 0) { unitInto(c1x / n1, c1y / n1, c1z / n1); return; }
-  if (n2 > 0) { unitInto(c2x / n2, c2y / n2, c2z / n2); return; }
+  if (n0 >= n1 && n0 >= n2 && n0 > 0) { const k = 1 / n0; unitInto(c0x * k, c0y * k, c0z * k); return; }
+  if (n1 >= n2 && n1 > 0) { const k = 1 / n1; unitInto(c1x * k, c1y * k, c1z * k); return; }
+  if (n2 > 0) { const k = 1 / n2; unitInto(c2x * k, c2y * k, c2z * k); return; }
   const rx = abs(r00) + abs(a01) + abs(a02) >= abs(a01) + abs(r11) + abs(a12);
   let x = rx ? r00 : a01, y = rx ? a01 : r11, z = rx ? a02 : a12;
   if (abs(a02) + abs(a12) + abs(r22) > abs(x) + abs(y) + abs(z)) { x = a02; y = a12; z = r22; }
@@ -312,7 +320,8 @@ function eigenvectorOf(a00: f64, a01: f64, a02: f64, a11: f64, a12: f64, a22: f6
 }
 
 function cubicFarRoot(r: f64): f64 {
-  let b: f64 = 2;
+  let b: f64 = 1.7360508 + r * (0.3213884 - 0.0534392 * r);
+  if ((b * b - 3) * b - 2 * r < 0) b = 2;
   for (let k = 0; k < 32; k++) {
     const next = b - ((b * b - 3) * b - 2 * r) / (3 * b * b - 3);
     if (!(next < b)) break;
@@ -328,7 +337,12 @@ function symmetricEigen3(a00: f64, a01: f64, a02: f64, a11: f64, a12: f64, a22: 
     f0 = 1; f1 = 0; f2 = 0; f3 = 0; f4 = 1; f5 = 0; f6 = 0; f7 = 0; f8 = 1;
     return;
   }
-  a00 /= s; a01 /= s; a02 /= s; a11 /= s; a12 /= s; a22 /= s;
+  if (s > 1e-300) {
+    const inv = 1 / s;
+    a00 *= inv; a01 *= inv; a02 *= inv; a11 *= inv; a12 *= inv; a22 *= inv;
+  } else {
+    a00 /= s; a01 /= s; a02 /= s; a11 /= s; a12 /= s; a22 /= s; // 1 / s would overflow
+  }
   const q = (a00 + a11 + a22) / 3;
   const off = a01 * a01 + a02 * a02 + a12 * a12;
   const b00 = a00 - q, b11 = a11 - q, b22 = a22 - q;
