@@ -47,9 +47,18 @@ export interface ResolveOptions {
   /**
    * Called with each source as soon as it is imported and accepted, in source order, with the
    * indices of its bodies that parts place (all of them for `parts` left out): a caller can start
-   * on those bodies (build their trees) while the next sources are read.
+   * on those bodies (build their trees) while the next sources are read. `placements`: where the
+   * parts put them, each part's body and its transform as written (null: the identity; not yet
+   * validated, the assembly is refused later if one is wrong).
    */
-  readonly onSource?: (sourceId: string, result: ImportResult, bodies: readonly number[]) => void;
+  readonly onSource?: (sourceId: string, result: ImportResult, bodies: readonly number[], placements: readonly SourcePlacement[]) => void;
+}
+
+/** A part's placement of a body of a source (ResolveOptions.onSource). */
+export interface SourcePlacement {
+  readonly body: number;
+  /** Row-major 4×4 (or null: the identity), as the assembly gives it. */
+  readonly transform: readonly number[] | null;
 }
 
 export interface ResolvedPart {
@@ -232,7 +241,9 @@ export async function resolveAssembly(
       if (options.onSource) {
         const placed = doc.parts === null ? result.bodies.map((_, i) => i)
           : [...new Set(doc.parts.filter((p) => p.source === source.id).map((p) => p.body))].filter((i) => i >= 0 && i < result.bodies.length).sort((x, y) => x - y);
-        options.onSource(source.id, result, placed);
+        const placements: SourcePlacement[] = doc.parts === null ? placed.map((body) => ({ body, transform: null }))
+          : doc.parts.filter((p) => p.source === source.id && p.body >= 0 && p.body < result.bodies.length).map((p) => ({ body: p.body, transform: p.transform ?? null }));
+        options.onSource(source.id, result, placed, placements);
       }
       onProgress?.(k + 1, needed.length, source.id);
       start(k + window);

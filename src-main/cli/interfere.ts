@@ -20,6 +20,7 @@ import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
 import { createTreeBuilder } from '../services/treeBuilder.js';
 import { createImporter, machineImportLimits } from '../services/importers.js';
 import { sharedOcctWorkerProvider } from '../services/occtWorker.js';
+import { prestartVolumeWorker } from '../services/volumeWorker.js';
 import { processWantsOpenCascade } from './cadInputs.js';
 import { Timings } from './timings.js';
 import { BYTES_PER_TRIANGLE, type ImportLimits } from '../../src-core/io/limits.js';
@@ -446,7 +447,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   const o = opts;
   // OpenCascade's worker compiles its wasm while the inputs are read (the launcher may have started it already).
-  if (processWantsOpenCascade(['check', ...o.files])) sharedOcctWorkerProvider().warm();
+  // Otherwise (meshes) manifold-3d compiles in the volume worker while they are read, for the
+  // interference volumes; an unused worker costs a compile on the other core, never the wait.
+  const wantsOcct = processWantsOpenCascade(['check', ...o.files]);
+  if (wantsOcct) sharedOcctWorkerProvider().warm();
+  else prestartVolumeWorker();
   if (o.jobs !== undefined && o.jobs > CORES) {
     process.stderr.write(`interfere: --jobs ${o.jobs} is more than the ${CORES} cores of this machine; using ${CORES}\n`);
     o.jobs = CORES;
@@ -527,6 +532,8 @@ export async function main(argv: string[]): Promise<number> {
           },
           signal: controller.signal,
           refine: o.refine,
+          // Meshes (no OpenCascade to share the cores with): their volumes' solids are made while they are read.
+          prefetchVolumes: !wantsOcct,
           onProgress: (stage, done, total) => {
             if (stage !== 'open' && occtReadMs === null) occtReadMs = occtStats.readMs - occtReadBefore;
             progress.update(file, stage, done, total);
