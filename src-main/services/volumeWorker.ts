@@ -53,8 +53,6 @@ function sharedWorker(): Shared {
   if (shared !== null && shared.broken === null) return shared;
   const entry = findVolumeWorker();
   const worker = new Worker(entry.file, { eval: entry.eval ?? false });
-  // Idle, it does not keep the process alive; a request waiting for it does.
-  worker.unref();
   const s: Shared = { worker, waiting: new Map(), broken: null };
   const fail = (e: Error): void => {
     s.broken ??= e;
@@ -72,6 +70,9 @@ function sharedWorker(): Shared {
   });
   worker.on('error', (e) => fail(e));
   worker.on('exit', (code) => fail(new Error(`the volume worker stopped (exit code ${code})`)));
+  // Idle, it does not keep the process alive; a request waiting for it does. (After the listeners:
+  // adding a 'message' listener references the worker's port again.)
+  worker.unref();
   shared = s;
   return s;
 }

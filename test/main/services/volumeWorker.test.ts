@@ -1,6 +1,11 @@
 // Interference volumes in a worker thread (src-main/services/volumeWorker.ts) against the same
 // computation in this thread: the check's results must not depend on where its booleans ran.
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import { createMesh, type TriangleMesh } from '../../../src-core/geometry/mesh';
 import { buildObbTree } from '../../../src-core/obbtree/build';
@@ -94,6 +99,23 @@ describe('volumes in a worker thread', () => {
     expect(here.results.filter((r) => r.kind === 'interference' && r.volumeMm3! > 1).map((r) => `${r.a}|${r.b}`)).toEqual(['p0|p1', 'p0|p2', 'p0|p3']);
     expect(there.results).toEqual(here.results);
     expect(there.warnings).toEqual(here.warnings);
+  });
+
+  it('never keep the process alive when prestarted and not used, or used by a session that ended', () => {
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const module = path.resolve(__dirname, '../../../src-main/services/volumeWorker.ts');
+    for (const body of [
+      'm.prestartVolumeWorker();',
+      'm.prestartVolumeWorker(); const s = m.openVolumeSession(); s.prefetch({ positions: new Float64Array(9), indices: Uint32Array.of(0, 1, 2), vertexCount: 3, triangleCount: 1 }); s.end();',
+    ]) {
+      const script = path.join(mkdtempSync(path.join(tmpdir(), 'interfere-volume-')), 'run.mjs');
+      writeFileSync(script, `const m = await import(${JSON.stringify(module)});\n${body}\n`);
+      const run = spawnSync(process.execPath, ['--import', tsx, script], { timeout: 20_000, encoding: 'utf8' });
+      rmSync(path.dirname(script), { recursive: true, force: true });
+      expect(run.error).toBeUndefined();
+      expect(run.signal).toBeNull();
+      expect(run.status).toBe(0);
+    }
   });
 
   it('give the same figures for bodies sent ahead (prefetched, converted while idle) as for bodies sent with the request', async () => {
