@@ -20,6 +20,7 @@ import { bodySourcesOf, buildBodies, buildTreesInProcess, EarlyTrees, meshesOf, 
 import type { PictureBody } from '../../src-core/report/picture.js';
 import { openVolumeSession, type VolumeSession } from './volumeWorker.js';
 import { OverlapPrefetch } from './volumePrefetch.js';
+import { edgeReport } from '../../src-core/geometry/meshProps.js';
 
 export type CheckStage = 'open' | 'trees' | 'check' | 'refine';
 
@@ -88,7 +89,12 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
   options.onProgress?.('open', 0, 1);
   const build = options.buildTrees ?? buildTreesInProcess;
   const volumeSession = options.prefetchVolumes ? openVolumeSession() : null;
-  const prefetch = volumeSession ? new OverlapPrefetch((mesh) => volumeSession.prefetch(mesh)) : null;
+  // A body sent ahead carries its edge report (the check needs it anyway), so that the worker
+  // does not count its edges again.
+  const prefetch = volumeSession ? new OverlapPrefetch((mesh) => {
+    edgeReport(mesh);
+    volumeSession.prefetch(mesh);
+  }) : null;
   // A saved assembly's trees start as each source arrives, while the next ones are read (and the
   // bodies of parts that overlap go to the volume worker).
   const early = new EarlyTrees(build, options.signal, prefetch ? (mesh, transforms) => {
