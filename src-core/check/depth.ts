@@ -43,6 +43,54 @@ const TA = new Float64Array(9);
 const TB = new Float64Array(9);
 const SEG = new Float64Array(6);
 const TMP = new Float64Array(3);
+/** Scratch of crossingSegment: a's normal, and where each triangle's edges cut the other's plane. */
+const NA = new Float64Array(3);
+const CUT_A = new Float64Array(6);
+const CUT_B = new Float64Array(6);
+
+/**
+ * A set of vertex or triangle indices for one depth query: open addressing in one typed array
+ * sized for `capacity` members (multiplicative hashing), so that adding costs no allocation.
+ */
+class IndexSet {
+  private readonly slots: Int32Array;
+  private readonly shift: number;
+  private readonly mask: number;
+
+  constructor(capacity: number) {
+    let bits = 4;
+    while (1 << bits < 2 * capacity) bits++;
+    this.slots = new Int32Array(1 << bits).fill(-1);
+    this.shift = 32 - bits;
+    this.mask = (1 << bits) - 1;
+  }
+
+  has(i: number): boolean {
+    const S = this.slots;
+    let slot = Math.imul(i, 0x9e3779b1) >>> this.shift;
+    for (;;) {
+      const w = S[slot];
+      if (w === i) return true;
+      if (w < 0) return false;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  /** Adds i (0 ≤ i < 2³¹); false when it was a member already. */
+  add(i: number): boolean {
+    const S = this.slots;
+    let slot = Math.imul(i, 0x9e3779b1) >>> this.shift;
+    for (;;) {
+      const w = S[slot];
+      if (w === i) return false;
+      if (w < 0) {
+        S[slot] = i;
+        return true;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+  }
+}
 
 /**
  * Depth of the crossing of parts a and b, given B's placement in A's frame and their
@@ -56,19 +104,18 @@ export function crossingDepth(a: CheckPart, b: CheckPart, rel: Rigid, pairs: Uin
   let depth = 0;
 
   // 1. Vertices of crossing triangles inside the other mesh.
-  const seenA = new Set<number>(), seenB = new Set<number>();
+  const count = pairs.length / 2;
+  const seenA = new IndexSet(3 * count), seenB = new IndexSet(3 * count);
   const PA = a.mesh.positions, IA = a.mesh.indices, PB = b.mesh.positions, IB = b.mesh.indices;
   for (let k = 0; k < pairs.length; k += 2) {
     for (let c = 0; c < 3; c++) {
       const va = IA[3 * pairs[k] + c];
-      if (!seenA.has(va)) {
-        seenA.add(va);
+      if (seenA.add(va)) {
         apply(inv, PA[3 * va], PA[3 * va + 1], PA[3 * va + 2], TMP, 0);
         depth = deeper(b, TMP[0], TMP[1], TMP[2], depth, floor);
       }
       const vb = IB[3 * pairs[k + 1] + c];
-      if (!seenB.has(vb)) {
-        seenB.add(vb);
+      if (seenB.add(vb)) {
         apply(rel, PB[3 * vb], PB[3 * vb + 1], PB[3 * vb + 2], TMP, 0);
         depth = deeper(a, TMP[0], TMP[1], TMP[2], depth, floor);
       }
@@ -78,9 +125,9 @@ export function crossingDepth(a: CheckPart, b: CheckPart, rel: Rigid, pairs: Uin
   // 2. Walks from the crossings: one per triangle (from its first transversal crossing), which is
   // what a through-going overlap needs — every triangle of the layer's faces that a wall crosses.
   const signA = outwardSign(a.mesh), signB = outwardSign(b.mesh);
-  const count = pairs.length / 2;
   const step = Math.max(1, Math.ceil(count / MAX_WALKS));
-  const walkedA = new Set<number>(), walkedB = new Set<number>();
+  const walks = Math.ceil(count / step);
+  const walkedA = new IndexSet(walks), walkedB = new IndexSet(walks);
   // Pairs that touch without crossing (for probe 3).
   const touching: number[] = [];
   // Walks only look for overlaps the vertices missed: once the depth exceeds the floor, the pair
@@ -114,15 +161,13 @@ export function crossingDepth(a: CheckPart, b: CheckPart, rel: Rigid, pairs: Uin
   // found an overlap. Every such triangle is probed, so that the depth is the overlap's, not the
   // first probe's. (A triangle that crosses the other surface somewhere was walked above.)
   if (closed && !(depth > floor)) {
-    const probedA = new Set<number>(), probedB = new Set<number>();
+    const probedA = new IndexSet(touching.length), probedB = new IndexSet(touching.length);
     for (const k of touching) {
       const ia = pairs[2 * k], ib = pairs[2 * k + 1];
-      if (!probedA.has(ia)) {
-        probedA.add(ia);
+      if (probedA.add(ia)) {
         depth = underSurface(a, ia, signA, null, b, inv, depth, floor);
       }
-      if (!probedB.has(ib)) {
-        probedB.add(ib);
+      if (probedB.add(ib)) {
         depth = underSurface(b, ib, signB, rel, a, null, depth, floor);
       }
     }
@@ -160,15 +205,17 @@ function underSurface(
   const qz = (TA[2] + TA[5] + TA[8]) / 3 + s * n[2];
   // Deeper than the floor in the other part (rarely: mating surfaces put it outside, or near the
   // other's surface, which the bounded distance query settles cheaply), then in its own.
-  const under = deeper(other, ...inOther(qx, qy, qz, toA, toOther), 0, floor);
+  inOther(qx, qy, qz, toA, toOther);
+  const under = deeper(other, TMP[0], TMP[1], TMP[2], 0, floor);
   if (!(under > floor)) return depth;
   if (pointMeshDistance(own.tree, qx, qy, qz, floor) <= floor || !pointInMesh(own.tree, qx, qy, qz)) return depth;
-  const centre = deeper(other, ...inOther(qx - s * n[0], qy - s * n[1], qz - s * n[2], toA, toOther), 0, floor);
+  inOther(qx - s * n[0], qy - s * n[1], qz - s * n[2], toA, toOther);
+  const centre = deeper(other, TMP[0], TMP[1], TMP[2], 0, floor);
   return Math.max(depth, under, centre);
 }
 
-/** A point of own's frame in the other part's frame (see underSurface). */
-function inOther(x: number, y: number, z: number, toA: Rigid | null, toOther: Rigid | null): [number, number, number] {
+/** A point of own's frame in the other part's frame (see underSurface), into TMP. */
+function inOther(x: number, y: number, z: number, toA: Rigid | null, toOther: Rigid | null): void {
   if (toA) {
     apply(toA, x, y, z, TMP, 0);
     x = TMP[0]; y = TMP[1]; z = TMP[2];
@@ -177,7 +224,7 @@ function inOther(x: number, y: number, z: number, toA: Rigid | null, toOther: Ri
     apply(toOther, x, y, z, TMP, 0);
     x = TMP[0]; y = TMP[1]; z = TMP[2];
   }
-  return [x, y, z];
+  TMP[0] = x; TMP[1] = y; TMP[2] = z;
 }
 
 /**
@@ -278,9 +325,11 @@ function inTriangle(t: Float64Array, n: Float64Array, qx: number, qy: number, qz
  * cross transversally (touching, coplanar, or degenerate).
  */
 function crossingSegment(a: Float64Array, b: Float64Array): boolean {
-  const na = Float64Array.from(normal(a)), nb = normal(b);
+  const na = NA;
+  na.set(normal(a));
+  const nb = normal(b);
   // Points where a's edges cross b's plane and where b's edges cross a's plane.
-  const pa = new Float64Array(6), pb = new Float64Array(6);
+  const pa = CUT_A, pb = CUT_B;
   if (planeCut(a, nb, b, pa) !== 2 || planeCut(b, na, a, pb) !== 2) return false;
   let dx = na[1] * nb[2] - na[2] * nb[1], dy = na[2] * nb[0] - na[0] * nb[2], dz = na[0] * nb[1] - na[1] * nb[0];
   const dl = Math.hypot(dx, dy, dz);
@@ -308,11 +357,10 @@ function planeCut(t: Float64Array, n: Float64Array, q: Float64Array, out: Float6
   const d0 = (t[0] - q[0]) * n[0] + (t[1] - q[1]) * n[1] + (t[2] - q[2]) * n[2];
   const d1 = (t[3] - q[0]) * n[0] + (t[4] - q[1]) * n[1] + (t[5] - q[2]) * n[2];
   const d2 = (t[6] - q[0]) * n[0] + (t[7] - q[1]) * n[1] + (t[8] - q[2]) * n[2];
-  const d = [d0, d1, d2];
   let k = 0;
   for (let e = 0; e < 3 && k < 2; e++) {
     const i = e, j = (e + 1) % 3;
-    const di = d[i], dj = d[j];
+    const di = i === 0 ? d0 : i === 1 ? d1 : d2, dj = j === 0 ? d0 : j === 1 ? d1 : d2;
     if ((di < 0 && dj > 0) || (di > 0 && dj < 0)) {
       const f = di / (di - dj);
       out[3 * k] = t[3 * i] + f * (t[3 * j] - t[3 * i]);

@@ -298,7 +298,8 @@ const DIRECTIONS = [
 /**
  * Is the point (mesh frame) inside the closed mesh? Majority vote of the crossing parity of
  * three non-degenerate rays (rays that graze an edge or lie in a plane are replaced), which also
- * tolerates a few small holes in a nearly closed mesh.
+ * tolerates a few small holes in a nearly closed mesh. Two rays that agree decide the vote: the
+ * third is cast only when they differ (most points need two rays, not three).
  */
 export function pointInMesh(tree: ObbTree, px: number, py: number, pz: number): boolean {
   assertLiveTree(tree);
@@ -308,6 +309,9 @@ export function pointInMesh(tree: ObbTree, px: number, py: number, pz: number): 
     if (RAY.degenerate) continue;
     cast++;
     if (RAY.crossings % 2 === 1) votes++;
+    // Two agreeing votes are the majority of three whatever the third ray gives (and with no
+    // third ray left, two agreeing votes give the same answer below).
+    if (cast === 2 && votes !== 1) break;
   }
   return votes >= 2 || (cast < 3 && votes >= 1 && votes * 2 >= cast);
 }

@@ -31,6 +31,20 @@ export function edgeReport(mesh: TriangleMesh): EdgeReport {
   return report;
 }
 
+/** The mesh's edge report if edgeReport has computed (or been told) it, else undefined. */
+export function knownEdgeReport(mesh: TriangleMesh): EdgeReport | undefined {
+  return edgeReports.get(mesh);
+}
+
+/**
+ * Remembers the edge report of a mesh whose arrays were reported on elsewhere — a copy of a mesh
+ * whose report another thread computed (src-main/services/volumeWorker.ts) — so that edgeReport
+ * does not count its edges again. The report must be edgeReport's of the same arrays.
+ */
+export function rememberEdgeReport(mesh: TriangleMesh, report: EdgeReport): void {
+  if (!edgeReports.has(mesh)) edgeReports.set(mesh, report);
+}
+
 /**
  * Every edge is bucketed under its lower vertex (a counting sort: one pass counts, one places), so
  * that the uses of one undirected edge meet in one short bucket — a vertex's edges to higher

@@ -17,9 +17,10 @@ import {
 import { AssemblyError } from '../../src-core/assembly/model.js';
 import { ImportError } from '../../src-core/io/types.js';
 import { APP_NAME, APP_VERSION } from '../services/appInfo.js';
-import { createTreeBuilder } from '../services/treeBuilder.js';
+import { createTreeBuilder, defaultTreeJobs } from '../services/treeBuilder.js';
 import { createImporter, machineImportLimits } from '../services/importers.js';
 import { sharedOcctWorkerProvider } from '../services/occtWorker.js';
+import { prestartVolumeWorker } from '../services/volumeWorker.js';
 import { processWantsOpenCascade } from './cadInputs.js';
 import { Timings } from './timings.js';
 import { BYTES_PER_TRIANGLE, type ImportLimits } from '../../src-core/io/limits.js';
@@ -97,8 +98,9 @@ Options:
                       the assembly's setting, else 0 = off)
   --contact-is-interference
                       report contacts as interferences
-  --jobs N            processes that build trees in parallel (default and most: one per core,
-                      ${CORES} here; 1 builds in this process)
+  --jobs N            processes that build trees in parallel (most: one per core; default: one
+                      per core on more than two cores, else 1; ${defaultTreeJobs(CORES)} here; 1 builds in
+                      this process)
   --max-triangles N   most triangles one body may have; one file, and the sources of one saved
                       assembly together, may have as many in all as the default, or N when N is
                       larger; larger inputs are refused with a message. At most 1,073,741,823.
@@ -446,7 +448,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   const o = opts;
   // OpenCascade's worker compiles its wasm while the inputs are read (the launcher may have started it already).
-  if (processWantsOpenCascade(['check', ...o.files])) sharedOcctWorkerProvider().warm();
+  // Otherwise (meshes) manifold-3d compiles in the volume worker while they are read, for the
+  // interference volumes; an unused worker costs a compile on the other core, never the wait.
+  const wantsOcct = processWantsOpenCascade(['check', ...o.files]);
+  if (wantsOcct) sharedOcctWorkerProvider().warm();
+  else prestartVolumeWorker();
   if (o.jobs !== undefined && o.jobs > CORES) {
     process.stderr.write(`interfere: --jobs ${o.jobs} is more than the ${CORES} cores of this machine; using ${CORES}\n`);
     o.jobs = CORES;
@@ -479,7 +485,7 @@ export async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   const protect = new ProtectedFiles();
   if (plans.length > 0) await protect.addInputs(files);
-  const builder = createTreeBuilder({ jobs: o.jobs });
+  const builder = createTreeBuilder({ jobs: o.jobs ?? defaultTreeJobs(CORES) });
   const importer = createImporter({ limits: o.limits });
   /** With --json, the entry of each input, in input order. */
   const entries: string[] = [];
@@ -527,6 +533,8 @@ export async function main(argv: string[]): Promise<number> {
           },
           signal: controller.signal,
           refine: o.refine,
+          // Meshes (no OpenCascade to share the cores with): their volumes' solids are made while they are read.
+          prefetchVolumes: !wantsOcct,
           onProgress: (stage, done, total) => {
             if (stage !== 'open' && occtReadMs === null) occtReadMs = occtStats.readMs - occtReadBefore;
             progress.update(file, stage, done, total);

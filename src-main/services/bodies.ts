@@ -6,7 +6,7 @@
  * bodies here, with the same messages.
  */
 import { bodyKey } from '../../src-core/assembly/bodyKey.js';
-import type { ResolvedAssembly } from '../../src-core/assembly/resolve.js';
+import type { ResolvedAssembly, SourcePlacement } from '../../src-core/assembly/resolve.js';
 import { createMesh, MeshError, type TriangleMesh } from '../../src-core/geometry/mesh.js';
 import { edgeReport } from '../../src-core/geometry/meshProps.js';
 import type { FaceSurfaces } from '../../src-core/geometry/surfaces.js';
@@ -125,12 +125,23 @@ export class EarlyTrees {
   private readonly controller = new AbortController();
   private readonly batches: Promise<unknown>[] = [];
 
-  constructor(private readonly buildTrees: TreeBuilder, signal?: AbortSignal) {
+  /**
+   * `onMesh`: each valid mesh as it is made, with the placements of the parts that place it (the
+   * command line's volume prefetch, ./volumePrefetch.ts).
+   */
+  constructor(
+    private readonly buildTrees: TreeBuilder,
+    signal?: AbortSignal,
+    private readonly onMesh?: (mesh: TriangleMesh, transforms: readonly (readonly number[] | null)[]) => void,
+  ) {
     signal?.addEventListener('abort', () => this.controller.abort(), { once: true });
   }
 
-  /** Starts the trees of a source's placed bodies (those whose triangles are valid; meshesOf reports the others). */
-  start(sourceId: string, bodies: readonly ImportedBody[], placed: readonly number[]): void {
+  /**
+   * Starts the trees of a source's placed bodies (those whose triangles are valid; meshesOf
+   * reports the others); `placements`: the parts' bodies and transforms, for `onMesh`.
+   */
+  start(sourceId: string, bodies: readonly ImportedBody[], placed: readonly number[], placements: readonly SourcePlacement[] = []): void {
     const batch: { key: string; mesh: TriangleMesh; body: ImportedBody }[] = [];
     for (const i of placed) {
       const body = bodies[i];
@@ -140,6 +151,7 @@ export class EarlyTrees {
       } catch {
         continue;
       }
+      if (this.onMesh) this.onMesh(batch[batch.length - 1]!.mesh, placements.filter((p) => p.body === i).map((p) => p.transform));
     }
     if (batch.length === 0) return;
     const built = this.buildTrees(batch.map(({ key, mesh }) => ({ key, mesh })), { signal: this.controller.signal });

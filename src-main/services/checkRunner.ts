@@ -31,7 +31,7 @@ import type { ObbTree } from '../../src-core/obbtree/layout.js';
 import type { OverlapSolid, PairHits, PairTrace } from '../contract/compute.js';
 import type { Body } from './bodies.js';
 import { loadManifold } from './manifoldNode.js';
-import { workerVolumes } from './volumeWorker.js';
+import { workerVolumes, type VolumeSession } from './volumeWorker.js';
 
 /** A distinct body as a check needs it (./bodies.ts Body). */
 export type CheckBody = Pick<Body, 'key' | 'mesh' | 'tree' | 'chordErrorMm' | 'chordSide' | 'faceRanges' | 'surfaces'>;
@@ -67,6 +67,11 @@ export interface RunCheckOptions {
   /** Refines undecided CAD pairs when given (src-core/check/refine.ts). */
   readonly refiner?: Refiner | null;
   readonly refineLimits?: Partial<RefineLimits>;
+  /**
+   * The document's bodies in the volume worker, sent (and converted) before the check
+   * (./volumeWorker.ts): the in-process runner's volumes use it; a child runner ignores it.
+   */
+  readonly volumeSession?: VolumeSession;
 }
 
 export interface CheckRunner {
@@ -115,11 +120,15 @@ export async function checkWithRefinement(
      * a check whose solids are not kept (`solids` absent): the command line's.
      */
     readonly volumesInWorker?: boolean;
+    /** With `volumesInWorker`: the document's bodies there, sent before the check. */
+    readonly volumeSession?: VolumeSession;
   },
 ): Promise<CheckResult> {
+  const session = options.volumeSession;
   const checkOptions = {
     manifold: loadManifold,
-    ...(options.solids ? { solids: options.solids } : options.volumesInWorker ? { volumes: workerVolumes } : {}),
+    ...(options.solids ? { solids: options.solids }
+      : options.volumesInWorker ? { volumes: session ? (origin: [number, number, number]) => session.volumes(origin) : workerVolumes } : {}),
     signal: options.signal,
     onProgress: options.onProgress,
     now: () => performance.now(),

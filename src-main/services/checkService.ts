@@ -18,6 +18,9 @@ import { APP_NAME, APP_VERSION } from './appInfo.js';
 import { createHostRefiner, type RefinerSource } from './refiner.js';
 import { bodySourcesOf, buildBodies, buildTreesInProcess, EarlyTrees, meshesOf, PartError, type Body, type TreeBuilder } from './bodies.js';
 import type { PictureBody } from '../../src-core/report/picture.js';
+import { openVolumeSession, type VolumeSession } from './volumeWorker.js';
+import { OverlapPrefetch } from './volumePrefetch.js';
+import { edgeReport } from '../../src-core/geometry/meshProps.js';
 
 export type CheckStage = 'open' | 'trees' | 'check' | 'refine';
 
@@ -39,6 +42,12 @@ export interface CheckFileOptions {
   readonly refineLimits?: Partial<RefineLimits>;
   /** Where the check runs (default: this process). */
   readonly runner?: CheckRunner;
+  /**
+   * Interference volumes in this process's volume worker (./volumeWorker.ts), with the bodies of
+   * parts whose bounds overlap sent to it while a saved assembly is still read, to be converted
+   * there meanwhile (./volumePrefetch.ts): the command line's, with the default runner.
+   */
+  readonly prefetchVolumes?: boolean;
 }
 
 export interface CheckFileResult {
@@ -69,6 +78,8 @@ export interface PreparedCheck {
   readonly buildTrees: TreeBuilder;
   /** Every file read, with its size, time and SHA-256 (the report's `inputs`). */
   readonly inputs: readonly ReportInput[];
+  /** The document's bodies in the volume worker (`prefetchVolumes`), or null; ended by the caller (checkFile). */
+  readonly volumeSession: VolumeSession | null;
 }
 
 /** Opens a file and builds its trees (the part of checkFile before the check itself). */
@@ -77,8 +88,18 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
   const fileName = path.basename(filePath);
   options.onProgress?.('open', 0, 1);
   const build = options.buildTrees ?? buildTreesInProcess;
-  // A saved assembly's trees start as each source arrives, while the next ones are read.
-  const early = new EarlyTrees(build, options.signal);
+  const volumeSession = options.prefetchVolumes ? openVolumeSession() : null;
+  // A body sent ahead carries its edge report (the check needs it anyway), so that the worker
+  // does not count its edges again.
+  const prefetch = volumeSession ? new OverlapPrefetch((mesh) => {
+    edgeReport(mesh);
+    volumeSession.prefetch(mesh);
+  }) : null;
+  // A saved assembly's trees start as each source arrives, while the next ones are read (and the
+  // bodies of parts that overlap go to the volume worker).
+  const early = new EarlyTrees(build, options.signal, prefetch ? (mesh, transforms) => {
+    for (const t of transforms) prefetch.add(mesh, t);
+  } : undefined);
   let opened: Awaited<ReturnType<typeof openAny>>;
   let meshes: ReturnType<typeof meshesOf>;
   try {
@@ -86,23 +107,30 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
       importer: options.importer,
       signal: options.signal,
       onProgress: (done, total) => options.onProgress?.('open', done, total),
-      onSource: (sourceId, result, placed) => early.start(sourceId, result.bodies, placed),
+      onSource: (sourceId, result, placed, placements) => early.start(sourceId, result.bodies, placed, placements),
     });
     if (opened.assembly.parts.length === 0) throw new PartError(`${fileName}: the file has no parts to check`);
     meshes = meshesOf(bodySourcesOf(opened.assembly), fileName, early);
   } catch (e) {
+    volumeSession?.end();
     await early.stop();
     throw e;
   }
   const assembly = opened.assembly;
   const t1 = performance.now();
 
-  const bodies = await buildBodies(meshes, {
-    buildTrees: build,
-    ...(options.signal ? { signal: options.signal } : {}),
-    onProgress: (done, total) => options.onProgress?.('trees', done, total),
-    early,
-  });
+  let bodies: Map<string, Body>;
+  try {
+    bodies = await buildBodies(meshes, {
+      buildTrees: build,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onProgress: (done, total) => options.onProgress?.('trees', done, total),
+      early,
+    });
+  } catch (e) {
+    volumeSession?.end();
+    throw e;
+  }
   const t2 = performance.now();
 
   // CAD sources (their bodies know their chordal error) can be tessellated again, finer.
@@ -131,7 +159,7 @@ export async function prepareCheck(filePath: string, options: CheckFileOptions =
   };
   return {
     path: opened.path, kind: opened.kind, assembly, bodies, parts, settings, timings: { openMs: t1 - t0, treesMs: t2 - t1 },
-    refinable, importer: options.importer ?? defaultImporter(), buildTrees: build, inputs: opened.inputs,
+    refinable, importer: options.importer ?? defaultImporter(), buildTrees: build, inputs: opened.inputs, volumeSession,
   };
 }
 
@@ -156,6 +184,7 @@ export async function runPreparedCheck(
         onProgress: (p) => options.onProgress?.(p.phase === 'refine' ? 'refine' : 'check', p.done, p.total),
         refiner,
         ...(options.refineLimits ? { refineLimits: options.refineLimits } : {}),
+        ...(prepared.volumeSession ? { volumeSession: prepared.volumeSession } : {}),
       },
     );
   } finally {
@@ -167,7 +196,12 @@ export async function runPreparedCheck(
 export async function checkFile(filePath: string, options: CheckFileOptions = {}): Promise<CheckFileResult> {
   const prepared = await prepareCheck(filePath, options);
   const t2 = performance.now();
-  const check = await runPreparedCheck(prepared, options);
+  let check: CheckResult;
+  try {
+    check = await runPreparedCheck(prepared, options);
+  } finally {
+    prepared.volumeSession?.end();
+  }
   const t3 = performance.now();
   const { assembly, bodies } = prepared;
   const fileName = path.basename(filePath);

@@ -19,6 +19,19 @@ export function poolTreeBuilder(pool: Pick<TreePool, 'buildTrees'>): TreeBuilder
   );
 }
 
+/**
+ * The command line's default number of tree-building processes on a machine of `cores` cores:
+ * none (this process builds) on one or two cores, else one per core. With two cores the other
+ * one is the volume worker's (manifold-3d, ./volumeWorker.ts), and children cost more than they
+ * save there: each takes 100–150 ms to start and compiles its code cold, the meshes go out and
+ * the trees come back serialised, and a tree built elsewhere is copied into the query kernel's
+ * memory at its first query, where one built here is built in it (SO-101, 398,884 triangles in
+ * 13 meshes: 2.2 s in this process against 2.85 s with two children, on a quiet 2-core machine).
+ */
+export function defaultTreeJobs(cores: number): number {
+  return cores <= 2 ? 1 : cores;
+}
+
 export function createTreeBuilder(options: { jobs?: number } = {}): TreeBuilderHandle {
   if (options.jobs === 1) return { build: buildTreesInProcess, dispose: async () => {} };
   let pool: TreePool | null = null;

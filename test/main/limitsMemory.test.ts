@@ -91,7 +91,9 @@ describe('interfere check: --max-triangles default and --jobs cap', () => {
     expect(text).toContain(`Default: what 3/4 of this machine's memory holds at ${BYTES_PER_TRIANGLE} bytes a triangle (import, trees and check), ` +
       `at most 50,000,000 per body and 100,000,000 in all: ${limits.maxTrianglesPerBody.toLocaleString('en-US')} and ` +
       `${limits.maxTrianglesPerAssembly.toLocaleString('en-US')} here`);
-    expect(text).toContain(`(default and most: one per core, ${os.availableParallelism()} here;`);
+    const cores = os.availableParallelism();
+    expect(text).toContain('(most: one per core; default: one per core on more than two cores, else 1; ' +
+      `${cores <= 2 ? 1 : cores} here; 1 builds in this process)`);
   }, 60_000);
 
   it('caps --jobs at the core count with a note on standard error', () => {

@@ -333,3 +333,25 @@ describe('the triangle limit of an assembly', () => {
     expect(plain.parts).toHaveLength(3);
   });
 });
+
+describe('resolveAssembly onSource', () => {
+  it('gives each source its placed bodies and every part placing them, with its transform as written', async () => {
+    const doc = parseAssembly(JSON.stringify({
+      format: 'interfere-assembly', version: 1,
+      sources: [{ id: 'two', path: 'two.stl' }, { id: 'one', path: 'one.stl' }],
+      parts: [
+        { id: 'p0', source: 'one', body: 0 },
+        { id: 'p1', source: 'two', body: 1, transform: [1, 0, 0, 5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] },
+        { id: 'p2', source: 'one', body: 0, transform: [1, 0, 0, 0, 0, 1, 0, 7, 0, 0, 1, 0, 0, 0, 0, 1] },
+        { id: 'p3', source: 'two', body: 1 },
+      ],
+    }), 'a.assembly.json');
+    const importer = fakeImporter({ 'two.stl': [body('a'), body('b')], 'one.stl': [body('c')] });
+    const seen: [string, number[], { body: number; transform: readonly number[] | null }[]][] = [];
+    await resolveAssembly(doc, anyBytes, importer, { onSource: (id, _r, placed, placements) => seen.push([id, [...placed], [...placements]]) });
+    expect(seen).toEqual([
+      ['two', [1], [{ body: 1, transform: [1, 0, 0, 5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }, { body: 1, transform: null }]],
+      ['one', [0], [{ body: 0, transform: null }, { body: 0, transform: [1, 0, 0, 0, 0, 1, 0, 7, 0, 0, 1, 0, 0, 0, 0, 1] }]],
+    ]);
+  });
+});

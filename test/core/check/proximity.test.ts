@@ -115,6 +115,45 @@ describe('inside tests and rays', () => {
     );
   });
 
+  it('pointInMesh is the majority of three non-degenerate rays, casting the third only when two differ (a sphere with holes, seed 20261205)', () => {
+    // The fixed directions of pointInMesh, in its order.
+    const dirs = [
+      [0.5773502691896258, 0.5773502691896258, 0.5773502691896258],
+      [-0.2672612419124244, 0.5345224838248488, 0.8017837257372732],
+      [0.8164965809277261, -0.4082482904638631, 0.4082482904638631],
+      [-0.6246950475544243, -0.7808688094430304, 0.0],
+      [0.3015113445777636, -0.3015113445777636, -0.9045340337332909],
+      [-0.8703882797784892, 0.0, -0.4923659639173309],
+      [0.1601281538050871, 0.9607689228305228, -0.2264780787186006],
+    ];
+    const whole = sphere(4, 0, 0, 0, 16, 8);
+    // Every 7th triangle left out: rays through the holes disagree with the others.
+    const kept: number[] = [];
+    for (let t = 0; t < whole.triangleCount; t++) if (t % 7 !== 3) kept.push(whole.indices[3 * t], whole.indices[3 * t + 1], whole.indices[3 * t + 2]);
+    const tree = buildObbTree(createMesh(whole.positions, Uint32Array.from(kept)));
+    const majority = (x: number, y: number, z: number): { inside: boolean; split: boolean } => {
+      const votes: boolean[] = [];
+      for (const [dx, dy, dz] of dirs) {
+        if (votes.length === 3) break;
+        castRay(tree, x, y, z, dx!, dy!, dz!);
+        if (!RAY.degenerate) votes.push(RAY.crossings % 2 === 1);
+      }
+      const yes = votes.filter(Boolean).length;
+      return { inside: yes >= 2 || (votes.length < 3 && yes >= 1 && yes * 2 >= votes.length), split: votes.length >= 2 && votes[0] !== votes[1] };
+    };
+    let split = 0;
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -6, max: 6, noNaN: true }), { minLength: 3, maxLength: 3 }), ([x, y, z]) => {
+        const want = majority(x!, y!, z!);
+        if (want.split) split++;
+        expect(pointInMesh(tree, x!, y!, z!)).toBe(want.inside);
+      }),
+      { seed: 20261205, numRuns: 400 },
+    );
+    // The sample exercises the third ray.
+    expect(split).toBeGreaterThan(10);
+  });
+
   it('castRay finds the first hit and counts crossings', () => {
     const m = sphere(2, 0, 0, 0, 32, 16);
     const t = buildObbTree(m);

@@ -1,6 +1,11 @@
 // Interference volumes in a worker thread (src-main/services/volumeWorker.ts) against the same
 // computation in this thread: the check's results must not depend on where its booleans ran.
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import { createMesh, type TriangleMesh } from '../../../src-core/geometry/mesh';
 import { buildObbTree } from '../../../src-core/obbtree/build';
@@ -9,7 +14,7 @@ import { OverlapEngine, overlapFigures } from '../../../src-core/check/volume';
 import type { CheckPart } from '../../../src-core/check/types';
 import { parseRigid } from '../../../src-core/geometry/rigid';
 import { loadManifold } from '../../../src-main/services/manifoldNode';
-import { stopVolumeWorker, workerVolumes } from '../../../src-main/services/volumeWorker';
+import { openVolumeSession, stopVolumeWorker, workerVolumes } from '../../../src-main/services/volumeWorker';
 
 /** A closed UV sphere of radius r about c: `n` sectors, n/2 stacks. */
 function sphere(r: number, n: number, c: readonly [number, number, number]): TriangleMesh {
@@ -94,5 +99,72 @@ describe('volumes in a worker thread', () => {
     expect(here.results.filter((r) => r.kind === 'interference' && r.volumeMm3! > 1).map((r) => `${r.a}|${r.b}`)).toEqual(['p0|p1', 'p0|p2', 'p0|p3']);
     expect(there.results).toEqual(here.results);
     expect(there.warnings).toEqual(here.warnings);
+  });
+
+  it('never keep the process alive when prestarted and not used, or used by a session that ended', () => {
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const module = path.resolve(__dirname, '../../../src-main/services/volumeWorker.ts');
+    for (const body of [
+      'm.prestartVolumeWorker();',
+      'm.prestartVolumeWorker(); const s = m.openVolumeSession(); s.prefetch({ positions: new Float64Array(9), indices: Uint32Array.of(0, 1, 2), vertexCount: 3, triangleCount: 1 }); s.end();',
+    ]) {
+      const script = path.join(mkdtempSync(path.join(tmpdir(), 'interfere-volume-')), 'run.mjs');
+      writeFileSync(script, `const m = await import(${JSON.stringify(module)});\n${body}\n`);
+      const run = spawnSync(process.execPath, ['--import', tsx, script], { timeout: 20_000, encoding: 'utf8' });
+      rmSync(path.dirname(script), { recursive: true, force: true });
+      expect(run.error).toBeUndefined();
+      expect(run.signal).toBeNull();
+      expect(run.status).toBe(0);
+    }
+  });
+
+  it('give the same figures for bodies sent ahead (prefetched, converted while idle) as for bodies sent with the request', async () => {
+    const wasm = await loadManifold();
+    const origin: [number, number, number] = [305, -195, 45];
+    const here = new OverlapEngine(wasm, origin);
+    const session = openVolumeSession();
+    try {
+      session.prefetch(ball);
+      session.prefetch(small);
+      session.prefetch(ball); // once is enough
+      // Time for the worker to convert them before the check asks.
+      await new Promise((r) => setTimeout(r, 200));
+      const there = session.volumes(origin);
+      const a = { key: 'a', mesh: ball, transform: parseRigid(placement(0, 0, 0, 0)) };
+      const b = { key: 'b', mesh: small, transform: parseRigid(placement(0.7, 9, -3, 2)) };
+      const c = { key: 'c', mesh: ball, transform: parseRigid(placement(2.1, 11, 4, -1)) };
+      const answers = [there.overlap(a, b), there.overlap(a, c), there.overlap(b, c)];
+      expect(await Promise.all(answers)).toEqual([overlapFigures(here, a, b), overlapFigures(here, a, c), overlapFigures(here, b, c)]);
+      there.dispose();
+      await expect(there.overlap(a, b)).rejects.toThrow('the check is over');
+    } finally {
+      session.end();
+      here.dispose();
+    }
+  });
+
+  it('keep the checks of one session apart: a part id placed anew with another body in a later check (refinement) is that body', async () => {
+    const wasm = await loadManifold();
+    const origin: [number, number, number] = [300, -200, 50];
+    const session = openVolumeSession();
+    try {
+      const a = { key: 'a', mesh: ball, transform: parseRigid(placement(0, 0, 0, 0)) };
+      const first = { key: 'b', mesh: ball, transform: parseRigid(placement(0.2, 8, 0, 0)) };
+      const second = { key: 'b', mesh: small, transform: parseRigid(placement(0.2, 8, 0, 0)) };
+      const check1 = session.volumes(origin);
+      const v1 = await check1.overlap(a, first);
+      check1.dispose();
+      const check2 = session.volumes(origin);
+      const v2 = await check2.overlap(a, second);
+      check2.dispose();
+      const here1 = new OverlapEngine(wasm, origin), here2 = new OverlapEngine(wasm, origin);
+      expect(v1).toEqual(overlapFigures(here1, a, first));
+      expect(v2).toEqual(overlapFigures(here2, a, second));
+      expect(v2!.volume).toBeLessThan(v1!.volume);
+      here1.dispose();
+      here2.dispose();
+    } finally {
+      session.end();
+    }
   });
 });
