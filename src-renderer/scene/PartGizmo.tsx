@@ -12,6 +12,7 @@
 import { TransformControls } from '@react-three/drei';
 import { useThree } from '@react-three/fiber';
 import { useCallback, useLayoutEffect, useMemo, useRef, type ComponentRef } from 'react';
+import { flushSync } from 'react-dom';
 import { Matrix4, Object3D, Vector3 } from 'three';
 import { appStore, geometryRegistry, useApp } from '../appStore';
 import type { Transform } from '../state/placement';
@@ -115,7 +116,9 @@ export function PartGizmo() {
     proxy.updateMatrix();
     // The part moves as the stand-in does: P · P₀⁻¹ · T₀.
     scratch.m.multiplyMatrices(proxy.matrix, scratch.proxyInverse).multiply(scratch.start);
-    showAt(part.id, appStore.getState().dragTo(rowMajor(scratch.m)));
+    // The Placement fields render in this event, not in a later task: on a busy machine React's
+    // scheduled render could trail the part, which moves now, by several pointer moves.
+    flushSync(() => showAt(part.id, appStore.getState().dragTo(rowMajor(scratch.m))));
   }, [part, proxy, scratch, showAt]);
 
   const onMouseUp = useCallback(() => {
