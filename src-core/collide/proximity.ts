@@ -11,7 +11,17 @@ import { CLOSEST, pointTriangleDistance2, triangleDistance2 } from '../geometry/
 import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, type ObbTree } from '../obbtree/layout.js';
 import type { Rigid } from '../geometry/rigid.js';
-import { assertLiveTree } from '../kernel/kernel.js';
+import { assertLiveTree, KernelMemoryError, queryKernel } from '../kernel/kernel.js';
+import { activeQueryKernel } from './collide.js';
+
+/**
+ * The kernel that runs the point and ray probes (as/probe.ts: the same arithmetic in the same
+ * order, so the same answers), or null for the TypeScript ones below: where there is no kernel,
+ * when the TypeScript kernel is chosen (setQueryKernel), or when the kernel's memory is full.
+ */
+function probeKernel(): ReturnType<typeof queryKernel> {
+  return activeQueryKernel() === 'wasm' ? queryKernel() : null;
+}
 
 /** B → A, in the layout of geometry/rigid.ts (row-major 3×4). */
 const M = new Float64Array(12);
@@ -168,6 +178,14 @@ function pointBoxDistance(B: Float64Array, i: number, px: number, py: number, pz
  */
 export function pointMeshDistance(tree: ObbTree, px: number, py: number, pz: number, maxDistance = Infinity, closest?: Float64Array): number {
   assertLiveTree(tree);
+  const k = probeKernel();
+  if (k) {
+    try {
+      return k.pointMeshDistance(tree, px, py, pz, maxDistance, closest);
+    } catch (e) {
+      if (!(e instanceof KernelMemoryError)) throw e;
+    }
+  }
   const B = tree.boxes, N = tree.nodes, P = tree.positions, TV = tree.triVerts;
   let best = maxDistance, best2 = maxDistance * maxDistance;
   let found = false;
@@ -233,6 +251,15 @@ export const RAY = { t: Infinity, triangle: -1, crossings: 0, degenerate: false 
  */
 export function castRay(tree: ObbTree, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMin = 0, tMax = Infinity, skipTriangle = -1): void {
   assertLiveTree(tree);
+  const k = probeKernel();
+  if (k) {
+    try {
+      k.castRay(tree, ox, oy, oz, dx, dy, dz, tMin, tMax, skipTriangle, RAY);
+      return;
+    } catch (e) {
+      if (!(e instanceof KernelMemoryError)) throw e;
+    }
+  }
   const B = tree.boxes, N = tree.nodes, P = tree.positions, TV = tree.triVerts;
   RAY.t = Infinity;
   RAY.triangle = -1;
@@ -303,6 +330,14 @@ const DIRECTIONS = [
  */
 export function pointInMesh(tree: ObbTree, px: number, py: number, pz: number): boolean {
   assertLiveTree(tree);
+  const k = probeKernel();
+  if (k) {
+    try {
+      return k.pointInMesh(tree, px, py, pz);
+    } catch (e) {
+      if (!(e instanceof KernelMemoryError)) throw e;
+    }
+  }
   let votes = 0, cast = 0;
   for (let k = 0; k < DIRECTIONS.length / 3 && cast < 3; k++) {
     castRay(tree, px, py, pz, DIRECTIONS[3 * k], DIRECTIONS[3 * k + 1], DIRECTIONS[3 * k + 2]);

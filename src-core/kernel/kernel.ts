@@ -44,6 +44,8 @@ const P_ETA = 288;
 const P_INT = 512;
 /** Where the tree builder leaves the mesh's bounds (its SIDES block; as/build.ts). */
 const BUILD_SIDES = 16384;
+/** The probes' results (as/probe.ts's PROBE block): ray t, closest point, ray triangle, crossings, grazing. */
+const PROBE = PARAMS + 12288;
 const I = {
   aBoxes: 0, aNodes: 1, aTriVerts: 2, aPos: 3, aOrder: 4,
   bBoxes: 5, bNodes: 6, bTriVerts: 7, bPos: 8, bOrder: 9,
@@ -58,6 +60,14 @@ const TREES_BASE = PARAMS + PAGE;
  * copied again on its next query).
  */
 const RESIDENT_BUDGET = 1024 * 1024 * 1024;
+
+/** A ray's result (proximity.ts's RAY): first hit t, its triangle, crossings, whether a hit grazed. */
+export interface RayHit {
+  t: number;
+  triangle: number;
+  crossings: number;
+  degenerate: boolean;
+}
 
 export interface KernelQuery {
   readonly pairCount: number;
@@ -242,6 +252,14 @@ class Kernel {
   private readonly buildFn: (...args: number[]) => number;
   private readonly finishFn: (...args: number[]) => void;
   private readonly boundsFn: (pos: number, idx: number, n: number) => void;
+  private readonly probeTreeFn: (boxes: number, nodes: number, triVerts: number, positions: number, order: number, stack: number) => void;
+  private readonly castFn: (ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMin: number, tMax: number, skip: number) => void;
+  private readonly insideFn: (px: number, py: number, pz: number) => number;
+  private readonly distanceFn: (px: number, py: number, pz: number, maxDistance: number) => number;
+  /** The probes' stack (u32 slots) and the tree they were last pointed at. */
+  private probeStackAt = 0;
+  private probeStackCap = 0;
+  private probeEntry: Resident | null = null;
 
   constructor(api: WasmApi, bytes: Uint8Array) {
     // Shared memory never detaches its views when it grows, so trees can live in it (see
@@ -263,6 +281,10 @@ class Kernel {
     this.buildFn = instance.exports.buildObb as (...args: number[]) => number;
     this.finishFn = instance.exports.finishObb as (...args: number[]) => void;
     this.boundsFn = instance.exports.meshBounds as (pos: number, idx: number, n: number) => void;
+    this.probeTreeFn = instance.exports.probeTree as Kernel['probeTreeFn'];
+    this.castFn = instance.exports.castRay as Kernel['castFn'];
+    this.insideFn = instance.exports.pointInMesh as Kernel['insideFn'];
+    this.distanceFn = instance.exports.pointMeshDistance as Kernel['distanceFn'];
     this.arena = new Arena(this.memory, TREES_BASE);
     this.f64 = new Float64Array(this.memory.buffer);
     this.i32 = new Int32Array(this.memory.buffer);
@@ -425,6 +447,52 @@ class Kernel {
       );
       return { storage, nodeCount: count, maxAbsCoordinate: Math.max(-minX, maxX, -minY, maxY, -minZ, maxZ) };
     }
+  }
+
+  /** Points the probes at `tree` (made resident), with a stack deep enough for it. */
+  private aimProbes(tree: ObbTree): void {
+    const entry = this.place(tree, null);
+    const need = tree.nodeCount + 2;
+    if (need > this.probeStackCap) {
+      const cap = Math.max(need, 2 * this.probeStackCap, 256);
+      const at = this.arena.alloc(4 * cap);
+      if (this.probeStackAt) this.arena.release(this.probeStackAt, 4 * this.probeStackCap);
+      this.probeStackAt = at;
+      this.probeStackCap = cap;
+      this.probeEntry = null;
+    }
+    if (entry !== this.probeEntry) {
+      this.probeTreeFn(entry.boxes, entry.nodes, entry.triVerts, entry.positions, entry.triOrder, this.probeStackAt);
+      this.probeEntry = entry;
+    }
+  }
+
+  /** proximity.ts's castRay, in the kernel; the result into `out`. */
+  castRay(tree: ObbTree, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMin: number, tMax: number, skip: number, out: RayHit): void {
+    this.aimProbes(tree);
+    this.castFn(ox, oy, oz, dx, dy, dz, tMin, tMax, skip);
+    const F = this.view(), i = this.i32;
+    out.t = F[PROBE / 8];
+    out.triangle = i[PROBE / 4 + 8];
+    out.crossings = i[PROBE / 4 + 9];
+    out.degenerate = i[PROBE / 4 + 10] !== 0;
+  }
+
+  /** proximity.ts's pointInMesh, in the kernel. */
+  pointInMesh(tree: ObbTree, px: number, py: number, pz: number): boolean {
+    this.aimProbes(tree);
+    return this.insideFn(px, py, pz) !== 0;
+  }
+
+  /** proximity.ts's pointMeshDistance, in the kernel; the closest point into `closest` when given and found. */
+  pointMeshDistance(tree: ObbTree, px: number, py: number, pz: number, maxDistance: number, closest?: Float64Array): number {
+    this.aimProbes(tree);
+    const d = this.distanceFn(px, py, pz, maxDistance);
+    if (closest && d !== Infinity) {
+      const F = this.view(), o = PROBE / 8 + 1;
+      closest[0] = F[o]; closest[1] = F[o + 1]; closest[2] = F[o + 2];
+    }
+    return d;
   }
 
   /** Lays out the scratch for these trees (zeroing its stamps) unless the current one fits. */

@@ -16,8 +16,9 @@
 // reads the results back from the block and from the pair list (which the host moves to a larger
 // block when it fills up: `growPairs`).
 
-// The tree builder (./build.ts) shares the module and its memory.
+// The tree builder (./build.ts) and the point and ray probes (./probe.ts) share the module and its memory.
 export { buildObb, finishObb, meshBounds } from './build';
+export { probeTree, castRay, pointInMesh, pointMeshDistance } from './probe';
 
 @external("env", "exactPair")
 declare function exactPair(a0: usize, a1: usize, a2: usize, b0: usize, b1: usize, b2: usize): i32;
