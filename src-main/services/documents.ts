@@ -56,6 +56,23 @@ export function inputOf(read: FileRead, sourcePath: string | null, doc: Assembly
   return { role: sourcePath === null ? 'assembly' : 'source', sourceId, path: read.path, sizeBytes: read.sizeBytes, modifiedAt: read.modifiedAt, sha256: read.sha256 };
 }
 
+/**
+ * The files a document was read from, as report inputs in one order whatever order the reads
+ * finished in (sources are read in parallel): the opened file, then the sources in the order the
+ * document lists them; a path it does not list comes last, in the order it was read.
+ */
+export function inputsInDocumentOrder(reads: readonly (readonly [FileRead, string | null])[], doc: AssemblyDoc | null): ReportInput[] {
+  const index = new Map<string, number>();
+  doc?.sources.forEach((s, k) => {
+    if (!index.has(s.path)) index.set(s.path, k);
+  });
+  const rank = (sourcePath: string | null): number => (sourcePath === null ? -1 : (index.get(sourcePath) ?? Number.MAX_SAFE_INTEGER));
+  return reads
+    .map((r, k) => ({ r, k, rank: rank(r[1]) }))
+    .sort((x, y) => x.rank - y.rank || x.k - y.k)
+    .map(({ r }) => inputOf(r[0], r[1], doc));
+}
+
 /** The default registry's import, for callers that have no importer of their own. */
 export function defaultImporter(): ImportFunction {
   const registry = createDefaultRegistry();
@@ -225,8 +242,7 @@ export async function openAny(filePath: string, options: OpenOptions = {}): Prom
   const withImporter: OpenOptions = { ...options, importer, onFileRead: record };
   const kind: DocumentKind = assembly ? 'assembly' : 'model';
   const resolved = assembly ? await openAssemblyBytes(filePath, bytes, withImporter) : await openModelBytes(filePath, bytes, withImporter);
-  const inputs = reads.map(([read, sourcePath]) => inputOf(read, sourcePath, resolved.doc));
-  return { path: absolute, kind, assembly: resolved, bytes, inputs };
+  return { path: absolute, kind, assembly: resolved, bytes, inputs: inputsInDocumentOrder(reads, resolved.doc) };
 }
 
 function isAbsoluteAnywhere(p: string): boolean {

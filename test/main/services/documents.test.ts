@@ -9,9 +9,9 @@ import type { ImportFunction } from '../../../src-core/assembly/resolve.js';
 import { ImportError } from '../../../src-core/io/types.js';
 import type { ImportedBody } from '../../../src-core/io/types.js';
 import {
-  defaultImporter, isAssemblyFile, openAny, openAssemblyFile, openModelFile, rebaseSourcePaths, saveAssemblyFile,
+  defaultImporter, inputsInDocumentOrder, isAssemblyFile, openAny, openAssemblyFile, openModelFile, rebaseSourcePaths, saveAssemblyFile,
 } from '../../../src-main/services/documents.js';
-import { FileError } from '../../../src-main/services/files.js';
+import { FileError, type FileRead } from '../../../src-main/services/files.js';
 
 const DATA = path.resolve(process.cwd(), 'test/data');
 const ASSEMBLIES = path.join(DATA, 'assemblies');
@@ -183,6 +183,27 @@ describe('openAny', () => {
     const stlNoExt = path.join(dir, 'cube');
     copyFileSync(CUBE_STL, stlNoExt);
     expect((await openAny(stlNoExt)).kind).toBe('model');
+  });
+
+  it('lists its input files in one order: the opened file, then the sources as the document lists them', async () => {
+    const a = await openAny(GEAR_ASSEMBLY);
+    const sources = (JSON.parse(readFileSync(GEAR_ASSEMBLY, 'utf8')) as { sources: { path: string }[] }).sources;
+    expect(a.inputs.map((f) => f.path)).toEqual([GEAR_ASSEMBLY, ...sources.map((s) => path.resolve(ASSEMBLIES, s.path))]);
+    expect(a.inputs.map((f) => f.role)).toEqual(['assembly', 'source', 'source', 'source', 'source']);
+  });
+
+  it('orders reads that finished in any order (parallel reads) by the document', () => {
+    const doc = { sources: [{ id: 's1', path: 'a.stl' }, { id: 's2', path: 'b.stp' }, { id: 's3', path: 'c.stl' }] } as unknown as AssemblyDoc;
+    const read = (p: string): FileRead => ({ path: `/w/${p}`, sizeBytes: 1, modifiedAt: '2026-01-01T00:00:00.000Z', sha256: '0'.repeat(64) });
+    const reads: [FileRead, string | null][] = [
+      [read('c.stl'), 'c.stl'], [read('unlisted-2.stl'), 'unlisted-2.stl'], [read('a.stl'), 'a.stl'],
+      [read('x.assembly.json'), null], [read('unlisted-1.stl'), 'unlisted-1.stl'], [read('b.stp'), 'b.stp'],
+    ];
+    const inputs = inputsInDocumentOrder(reads, doc);
+    expect(inputs.map((f) => f.path)).toEqual(['/w/x.assembly.json', '/w/a.stl', '/w/b.stp', '/w/c.stl', '/w/unlisted-2.stl', '/w/unlisted-1.stl']);
+    expect(inputs.map((f) => f.sourceId)).toEqual([null, 's1', 's2', 's3', 'unlisted-2.stl', 'unlisted-1.stl']);
+    // A bare model: the file alone.
+    expect(inputsInDocumentOrder([[read('m.stl'), null]], null).map((f) => f.role)).toEqual(['assembly']);
   });
 
   it('isAssemblyFile', () => {
