@@ -21,6 +21,7 @@
 import { triTriIntersect } from '../geometry/triTri.js';
 import type { ObbTree, HybridTree } from '../obbtree/layout.js';
 import { KERNEL_WASM_BASE64 } from './kernelBinary.js';
+import { decodeBase64, precompiledKernel } from './precompiled.js';
 
 /** The subset of the WebAssembly JavaScript API used here (src-core has no DOM or Node types). */
 interface WasmMemory {
@@ -78,23 +79,6 @@ export interface KernelQuery {
   readonly exactFallbacks: number;
 }
 
-function decodeBase64(text: string): Uint8Array {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const value = new Uint8Array(128);
-  for (let i = 0; i < alphabet.length; i++) value[alphabet.charCodeAt(i)] = i;
-  const clean = text.replace(/=+$/, '');
-  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
-  let bits = 0, acc = 0, o = 0;
-  for (let i = 0; i < clean.length; i++) {
-    acc = (acc << 6) | value[clean.charCodeAt(i)];
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = (acc >> bits) & 0xff;
-    }
-  }
-  return out;
-}
 
 /** The kernel's memory cannot hold a block: its callers fall back to ordinary arrays and TypeScript. */
 export class KernelMemoryError extends RangeError {
@@ -261,12 +245,12 @@ class Kernel {
   private probeStackCap = 0;
   private probeEntry: Resident | null = null;
 
-  constructor(api: WasmApi, bytes: Uint8Array) {
+  constructor(api: WasmApi, compiled: Uint8Array | object) {
     // Shared memory never detaches its views when it grows, so trees can live in it (see
     // `treeStorage`); it reserves address space up to its maximum and commits only what is used.
     // Made first: where it is refused (a page without cross-origin isolation) nothing is compiled.
     this.memory = new api.Memory({ initial: 2, maximum: 65536, shared: true });
-    const module = new api.Module(bytes);
+    const module = compiled instanceof Uint8Array ? new api.Module(compiled) : compiled;
     const instance = new api.Instance(module, {
       env: {
         memory: this.memory,
@@ -584,7 +568,7 @@ export function queryKernel(): Kernel | null {
   if (kernel !== undefined) return kernel;
   const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
   try {
-    kernel = api ? new Kernel(api, decodeBase64(KERNEL_WASM_BASE64)) : null;
+    kernel = api ? new Kernel(api, precompiledKernel() ?? decodeBase64(KERNEL_WASM_BASE64)) : null;
   } catch {
     // A browser main thread refuses synchronous compiles of large modules; the TypeScript
     // kernel answers there.

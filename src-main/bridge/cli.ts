@@ -10,11 +10,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
 import { DataFolderError, defaultDataFolder, ensurePrivateFolder } from '../services/dataFolder.js';
 import { HostService } from '../services/host/hostService.js';
 import { LogFile, logFolder } from '../services/log.js';
 import { startBridge } from './server.js';
+import { kernelOptimisedOthersBaseline } from '../services/wasmTiers.js';
 
 const USAGE = `Usage: npm run dev:web -- [FILE] [--port N] [--allow DIR]...
 
@@ -125,8 +125,8 @@ async function main(argv: string[]): Promise<number> {
 /** How long work in flight may take to stop after SIGINT or SIGTERM. */
 const SHUTDOWN_GRACE_MS = 3000;
 
-// As in the command line: baseline wasm code reads OpenCascade files faster in a fresh process.
-setFlagsFromString('--liftoff-only');
+// As in the command line: the kernel optimised, OpenCascade's wasm in baseline code.
+kernelOptimisedOthersBaseline();
 
 main(process.argv.slice(2)).then(
   (code) => {

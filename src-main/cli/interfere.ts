@@ -4,7 +4,6 @@
  * clearance violation, 2 could not check).
  */
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
 import path from 'node:path';
 import { PartError } from '../services/bodies.js';
 import { checkFile, type CheckFileResult, type CheckStage } from '../services/checkService.js';
@@ -29,6 +28,7 @@ import { checkReportTemplate, planReportSet, ProtectedFiles, UsageError, type Re
 import { annotation, annotationPath, Baselines, parseShard, shardInputs, type Shard } from './ci.js';
 import { terminalJson, terminalText } from './terminal.js';
 import { availableParallelism } from 'node:os';
+import { kernelOptimisedOthersBaseline } from '../services/wasmTiers.js';
 
 /** The default import limits here (triangles bounded by the memory), and the cores --jobs is capped at. */
 const MACHINE_LIMITS = machineImportLimits();
@@ -605,10 +605,8 @@ export async function main(argv: string[]): Promise<number> {
   return status;
 }
 
-// OpenCascade's wasm is large: a cold process spends most of its first read compiling it, and the
-// optimising tier's background compilation competes for the same two cores. Baseline code alone
-// reads AS1 in about 0.9 s instead of 2.3 s here, and long reads are no slower (measured).
-setFlagsFromString('--liftoff-only');
+// The launcher did this already (the program can also be run without it).
+kernelOptimisedOthersBaseline();
 
 watchOutput();
 main(process.argv.slice(2)).then(

@@ -1,0 +1,35 @@
+/**
+ * The command line's WebAssembly tiers (services/wasmTiers.ts): OpenCascade's module runs in
+ * baseline code only (--liftoff-only), while the engine's kernel, compiled before that flag is
+ * set, keeps V8's dynamic tiering and has its hot functions optimised. This holds V8 to the
+ * behaviour the design relies on (a module's tiers are fixed when it is compiled), in a fresh
+ * process traced with --trace-wasm-compilation-times.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './cliSupport.js';
+
+const FIXTURE = path.join(ROOT, 'test/main/cli/fixtures/kernelTiers.ts');
+const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs')).href;
+
+/** How many of the kernel's functions were compiled by each tier. */
+function tiers(mode: 'kernel-first' | 'flag-first'): { liftoff: number; turbofan: number } {
+  const r = spawnSync(process.execPath, ['--trace-wasm-compilation-times', '--import', TSX, FIXTURE, mode], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toContain('done');
+  const lines = r.stdout.split('\n').filter((l) => l.startsWith('Compiled function'));
+  return { liftoff: lines.filter((l) => l.includes('using Liftoff')).length, turbofan: lines.filter((l) => l.includes('using TurboFan')).length };
+}
+
+describe('WebAssembly tiers of the command line', () => {
+  it('optimise the kernel compiled before --liftoff-only, and only baseline code after it', () => {
+    const first = tiers('kernel-first');
+    expect(first.liftoff).toBeGreaterThan(0);
+    expect(first.turbofan).toBeGreaterThan(0);
+    const late = tiers('flag-first');
+    expect(late.liftoff).toBeGreaterThan(0);
+    expect(late.turbofan).toBe(0);
+  }, 240_000);
+});
