@@ -14,7 +14,7 @@ import { DataFolderError, defaultDataFolder, ensurePrivateFolder } from '../serv
 import { HostService } from '../services/host/hostService.js';
 import { LogFile, logFolder } from '../services/log.js';
 import { startBridge } from './server.js';
-import { kernelOptimisedOthersBaseline } from '../services/wasmTiers.js';
+import { setWasmTiers } from '../services/wasmTiers.js';
 
 const USAGE = `Usage: npm run dev:web -- [FILE] [--port N] [--allow DIR]...
 
@@ -125,8 +125,9 @@ async function main(argv: string[]): Promise<number> {
 /** How long work in flight may take to stop after SIGINT or SIGTERM. */
 const SHUTDOWN_GRACE_MS = 3000;
 
-// As in the command line: the kernel optimised, OpenCascade's wasm in baseline code.
-kernelOptimisedOthersBaseline();
+// As in the command line: the kernel optimised, OpenCascade's wasm in baseline code (the files
+// opened here are chosen later, and are CAD files more often than not).
+setWasmTiers(true);
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -28,7 +28,7 @@ import { checkReportTemplate, planReportSet, ProtectedFiles, UsageError, type Re
 import { annotation, annotationPath, Baselines, parseShard, shardInputs, type Shard } from './ci.js';
 import { terminalJson, terminalText } from './terminal.js';
 import { availableParallelism } from 'node:os';
-import { kernelOptimisedOthersBaseline } from '../services/wasmTiers.js';
+import { setWasmTiers } from '../services/wasmTiers.js';
 
 /** The default import limits here (triangles bounded by the memory), and the cores --jobs is capped at. */
 const MACHINE_LIMITS = machineImportLimits();
@@ -606,7 +606,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 // The launcher did this already (the program can also be run without it).
-kernelOptimisedOthersBaseline();
+setWasmTiers(processWantsOpenCascade(process.argv.slice(2)));
 
 watchOutput();
 main(process.argv.slice(2)).then(

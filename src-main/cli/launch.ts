@@ -8,21 +8,23 @@
  *   OpenCascade worker starts now (services/occtPrestart.ts), so that its wasm compiles on another
  *   core while this thread loads the program and reads the files.
  * - WebAssembly tiers (services/wasmTiers.ts): the engine's kernel is compiled first and
- *   optimised when hot; OpenCascade's module, compiled after, runs in baseline code.
+ *   optimised when hot; when CAD files are read, OpenCascade's module, compiled after, runs in
+ *   baseline code.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import nodeModule from 'node:module';
 import { prestartOcctWorker } from '../services/occtPrestart.js';
-import { kernelOptimisedOthersBaseline } from '../services/wasmTiers.js';
+import { setWasmTiers } from '../services/wasmTiers.js';
 import { processWantsOpenCascade } from './cadInputs.js';
 import { LAUNCHED_AT } from './timings.js';
 
 (globalThis as { [LAUNCHED_AT]?: number })[LAUNCHED_AT] = performance.now();
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const readsCad = processWantsOpenCascade(process.argv.slice(2));
 // Before any OpenCascade worker starts: the kernel optimised, OpenCascade in baseline code.
-kernelOptimisedOthersBaseline();
+setWasmTiers(readsCad);
 const worker = path.join(__dirname, '../compute/occtWorker.cjs');
-if (processWantsOpenCascade(process.argv.slice(2)) && existsSync(worker)) prestartOcctWorker(worker);
+if (readsCad && existsSync(worker)) prestartOcctWorker(worker);
 // Loaded at run time, not bundled: the command line is its own file beside this one.
 nodeModule.createRequire(__filename)('./interfere-main.cjs');
