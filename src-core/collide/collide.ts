@@ -99,15 +99,27 @@ function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform | null, mode
     // through a relative placement that is itself rounded.
     worldSlack = a.maxAbsCoordinate + b.maxAbsCoordinate +
       2 * (Math.abs(MA[3]) + Math.abs(MA[7]) + Math.abs(MA[11]) + Math.abs(MB[3]) + Math.abs(MB[7]) + Math.abs(MB[11]));
-    if (vertStampA.length < a.vertexCount) {
-      vertStampA = new Uint32Array(a.vertexCount);
-      vertCacheA = new Float64Array(3 * a.vertexCount);
-    }
   } else {
     parseRigid(transform, M);
     VB = M;
   }
   busy = true;
+  Q.pairCount = 0;
+  Q.boxTests = 0;
+  Q.triTests = 0;
+  Q.stopAtFirst = mode === 'any';
+  Q.eta = 64 * U * (a.maxAbsCoordinate + 2 * b.maxAbsCoordinate + Math.abs(M[3]) + Math.abs(M[7]) + Math.abs(M[11]) + worldSlack) + 1e-300;
+}
+
+/**
+ * The TypeScript traversal's scratch, sized for these trees (the kernel has its own): B's mapped
+ * boxes and vertices, A's placed vertices in placed queries, and the query's stamp.
+ */
+function tsScratch(a: BvTree, b: BvTree): void {
+  if (placedQuery && vertStampA.length < a.vertexCount) {
+    vertStampA = new Uint32Array(a.vertexCount);
+    vertCacheA = new Float64Array(3 * a.vertexCount);
+  }
   // Stamps say which entries were filled in this query (stamp === epoch). Fresh arrays hold 0,
   // which no query uses.
   if (nodeCache.length < NODE_CACHE_STRIDE * b.nodeCount) {
@@ -124,11 +136,6 @@ function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform | null, mode
     vertStampA.fill(0);
     epoch = 1;
   }
-  Q.pairCount = 0;
-  Q.boxTests = 0;
-  Q.triTests = 0;
-  Q.stopAtFirst = mode === 'any';
-  Q.eta = 64 * U * (a.maxAbsCoordinate + 2 * b.maxAbsCoordinate + Math.abs(M[3]) + Math.abs(M[7]) + Math.abs(M[11]) + worldSlack) + 1e-300;
 }
 
 function endQuery(): CollideResult {
@@ -293,6 +300,7 @@ export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mo
   try {
     const r = wasm ? kernelQuery(wasm, a, b, null) : null;
     if (r) return r;
+    tsScratch(a, b);
     Q.boxTests += traverseObb(a, b);
   } finally {
     busy = false;
@@ -359,6 +367,7 @@ function traverseObb(a: ObbTree | HybridTree, b: ObbTree | HybridTree): number {
 export function collideAabb(a: AabbTree, b: AabbTree, transform: RigidTransform, mode: CollideMode): CollideResult {
   beginQuery(a, b, transform, mode);
   try {
+    tsScratch(a, b);
     Q.boxTests += traverseAabb(a, b);
   } finally {
     busy = false;
@@ -440,6 +449,7 @@ function traverseAabb(a: AabbTree, b: AabbTree): number {
 export function collideHybrid(a: HybridTree, b: HybridTree, transform: RigidTransform, mode: CollideMode): CollideResult {
   beginQuery(a, b, transform, mode);
   try {
+    tsScratch(a, b);
     Q.boxTests += traverseHybrid(a, b);
   } finally {
     busy = false;
@@ -557,6 +567,7 @@ export function collidePlaced(a: BvTree, placementA: Rigid, b: BvTree, placement
   try {
     const r = wasm ? kernelQuery(wasm, a as ObbTree, b as ObbTree, MA) : null;
     if (r) return r;
+    tsScratch(a, b);
     if (a.kind === 'obb' && b.kind === 'obb') Q.boxTests += traverseObb(a, b);
     else if (a.kind === 'aabb' && b.kind === 'aabb') Q.boxTests += traverseAabb(a, b);
     else if (a.kind === 'hybrid' && b.kind === 'hybrid') Q.boxTests += traverseHybrid(a, b);

@@ -535,11 +535,9 @@ class Kernel {
       this.epoch = 1;
     }
     const F = this.view(), i = this.i32, p = (PARAMS + P_INT) / 4;
-    for (let k = 0; k < 12; k++) {
-      F[(PARAMS + P_M) / 8 + k] = m[k];
-      F[(PARAMS + P_VB) / 8 + k] = vb[k];
-    }
-    if (ma) for (let k = 0; k < 12; k++) F[(PARAMS + P_MA) / 8 + k] = ma[k];
+    F.set(m.subarray(0, 12), (PARAMS + P_M) / 8);
+    F.set(vb.subarray(0, 12), (PARAMS + P_VB) / 8);
+    if (ma) F.set(ma.subarray(0, 12), (PARAMS + P_MA) / 8);
     F[(PARAMS + P_ETA) / 8] = eta;
     i[p + I.aBoxes] = ra.boxes; i[p + I.aNodes] = ra.nodes; i[p + I.aTriVerts] = ra.triVerts; i[p + I.aPos] = ra.positions; i[p + I.aOrder] = ra.triOrder;
     i[p + I.bBoxes] = rb.boxes; i[p + I.bNodes] = rb.nodes; i[p + I.bTriVerts] = rb.triVerts; i[p + I.bPos] = rb.positions; i[p + I.bOrder] = rb.triOrder;
