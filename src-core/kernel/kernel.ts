@@ -523,7 +523,8 @@ class Kernel {
 
   /**
    * One OBB query: B's boxes mapped into A's frame by `m` (B → A), B's vertices for the triangle
-   * tests by `vb` (M itself, or B → world when placed), A's vertices by `ma` when placed.
+   * tests by `vb` (M itself, or B → world when placed), A's vertices by `ma` when placed: each a
+   * rigid placement of exactly 12 numbers (geometry/rigid.ts).
    */
   query(a: ObbTree | HybridTree, b: ObbTree | HybridTree, m: Float64Array, vb: Float64Array, ma: Float64Array | null, eta: number, stopAtFirst: boolean): KernelQuery {
     const ra = this.place(a, b);
@@ -535,9 +536,9 @@ class Kernel {
       this.epoch = 1;
     }
     const F = this.view(), i = this.i32, p = (PARAMS + P_INT) / 4;
-    F.set(m.subarray(0, 12), (PARAMS + P_M) / 8);
-    F.set(vb.subarray(0, 12), (PARAMS + P_VB) / 8);
-    if (ma) F.set(ma.subarray(0, 12), (PARAMS + P_MA) / 8);
+    F.set(m, (PARAMS + P_M) / 8);
+    F.set(vb, (PARAMS + P_VB) / 8);
+    if (ma) F.set(ma, (PARAMS + P_MA) / 8);
     F[(PARAMS + P_ETA) / 8] = eta;
     i[p + I.aBoxes] = ra.boxes; i[p + I.aNodes] = ra.nodes; i[p + I.aTriVerts] = ra.triVerts; i[p + I.aPos] = ra.positions; i[p + I.aOrder] = ra.triOrder;
     i[p + I.bBoxes] = rb.boxes; i[p + I.bNodes] = rb.nodes; i[p + I.bTriVerts] = rb.triVerts; i[p + I.bPos] = rb.positions; i[p + I.bOrder] = rb.triOrder;
