@@ -28,16 +28,19 @@ export const RIGID_TOLERANCE = 1e-6;
  * (entries 0 1 2, 4 5 6, 8 9 10).
  */
 export function rigidError(m: ArrayLike<number>): number {
-  let err = 0;
-  for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 3; j++) {
-      const d = m[i] * m[j] + m[4 + i] * m[4 + j] + m[8 + i] * m[8 + j] - (i === j ? 1 : 0);
-      err = Math.max(err, Math.abs(d));
-    }
-  }
-  const det =
-    m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) + m[2] * (m[4] * m[9] - m[5] * m[8]);
-  return Math.max(err, Math.abs(det - 1));
+  // Straight-line code (RᵀR is symmetric: six entries): cheap even before V8 has optimised it,
+  // as it is checked once per query.
+  const r00 = m[0], r01 = m[1], r02 = m[2], r10 = m[4], r11 = m[5], r12 = m[6], r20 = m[8], r21 = m[9], r22 = m[10];
+  const e00 = Math.abs(r00 * r00 + r10 * r10 + r20 * r20 - 1);
+  const e11 = Math.abs(r01 * r01 + r11 * r11 + r21 * r21 - 1);
+  const e22 = Math.abs(r02 * r02 + r12 * r12 + r22 * r22 - 1);
+  const e01 = Math.abs(r00 * r01 + r10 * r11 + r20 * r21);
+  const e02 = Math.abs(r00 * r02 + r10 * r12 + r20 * r22);
+  const e12 = Math.abs(r01 * r02 + r11 * r12 + r21 * r22);
+  const det = r00 * (r11 * r22 - r12 * r21) - r01 * (r10 * r22 - r12 * r20) + r02 * (r10 * r21 - r11 * r20);
+  const ed = Math.abs(det - 1);
+  // NaN-propagating maximum (Math.max's semantics): a NaN entry gives NaN.
+  return Math.max(e00, e11, e22, e01, e02, e12, ed);
 }
 
 /**
@@ -49,8 +52,18 @@ export function parseRigid(m: ArrayLike<number>, out: Float64Array = new Float64
   if (m.length !== 12 && m.length !== 16) {
     throw new RangeError(`a rigid transform has 12 or 16 numbers, got ${m.length}`);
   }
-  for (let i = 0; i < m.length; i++) {
-    if (!Number.isFinite(m[i])) throw new RangeError(`transform entry ${i} is not a finite number (${m[i]})`);
+  // Doubles (the queries' case): one product per entry, whose sum is 0 unless an entry is NaN or
+  // infinite. Anything else (numbers from JSON, say) is checked entry by entry.
+  let check = !(m instanceof Float64Array);
+  if (!check) {
+    let zero = 0;
+    for (let i = 0; i < m.length; i++) zero += m[i] * 0;
+    check = zero !== 0;
+  }
+  if (check) {
+    for (let i = 0; i < m.length; i++) {
+      if (!Number.isFinite(m[i])) throw new RangeError(`transform entry ${i} is not a finite number (${m[i]})`);
+    }
   }
   if (m.length === 16 && (m[12] !== 0 || m[13] !== 0 || m[14] !== 0 || m[15] !== 1)) {
     throw new RangeError('the last row of a rigid transform must be 0 0 0 1');

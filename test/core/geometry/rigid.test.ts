@@ -83,6 +83,43 @@ describe('parseRigid rejects anything else with RangeError', () => {
     });
   }
 
+  it('names the entry that is not a finite number, in doubles and in plain arrays (null and text too)', () => {
+    const pose = makePose(ROT_Z_90, T);
+    for (const k of [0, 5, 7, 11]) {
+      for (const v of [NaN, Infinity, -Infinity]) {
+        const f = Float64Array.from(pose);
+        f[k] = v;
+        expect(() => read(f)).toThrow(`transform entry ${k} is not a finite number`);
+        const a = Array.from(pose);
+        a[k] = v;
+        expect(() => read(a)).toThrow(`transform entry ${k} is not a finite number`);
+      }
+      for (const v of [null, '1', undefined]) {
+        const a: unknown[] = Array.from(pose);
+        a[k] = v;
+        expect(() => read(a as number[])).toThrow(`transform entry ${k} is not a finite number`);
+      }
+    }
+  });
+
+  it('rigidError is the largest entry of |RᵀR − I| and |det R − 1| (seed 20261146)', () => {
+    const reference = (m: ArrayLike<number>): number => {
+      let err = 0;
+      for (let i = 0; i < 3; i++) {
+        for (let j = 0; j < 3; j++) err = Math.max(err, Math.abs(m[i]! * m[j]! + m[4 + i]! * m[4 + j]! + m[8 + i]! * m[8 + j]! - (i === j ? 1 : 0)));
+      }
+      const det = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!);
+      return Math.max(err, Math.abs(det - 1));
+    };
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: 12, maxLength: 12 }), (m) => {
+        expect(rigidError(m)).toBe(reference(m));
+      }),
+      { seed: 20261146, numRuns: 500 },
+    );
+    expect(rigidError([1, 0, 0, 0, 0, NaN, 0, 0, 0, 0, 1, 0])).toBeNaN();
+  });
+
   it('scaled quaternion rotations (scale 1 ± 1e-3 .. 2) and mirrored ones (seed 20261145)', () => {
     fc.assert(
       fc.property(
