@@ -562,7 +562,7 @@ export function createOcctWorkerProvider(options: OcctWorkerOptions = {}): OcctW
   const workers = Math.max(1, Math.floor(options.workers ?? 1));
   const pool = new OcctWorkerPool(options, workers);
   const provider = (): Promise<OcctRemoteModule> => Promise.resolve(pool);
-  return Object.assign(provider, { stats: pool.stats, workers, warm: () => pool.warm(), dispose: () => pool.dispose() });
+  return Object.assign(provider, { stats: pool.stats, workers, remote: true as const, warm: () => pool.warm(), dispose: () => pool.dispose() });
 }
 
 /** Workers of the process-wide provider: one per core, at most 4 (each OpenCascade instance holds its own memory). */

@@ -56,6 +56,11 @@ export interface OcctRemoteModule {
 export type OcctProvider = (() => Promise<OcctModule | OcctRemoteModule>) & {
   /** Starts OpenCascade ahead of the first read, when the host can (a worker that compiles the wasm meanwhile). */
   readonly warm?: () => void;
+  /**
+   * The module is remote (OcctRemoteModule) and resolves at once: the importer then hands the
+   * file to OpenCascade first and takes the STEP census while it reads, instead of before.
+   */
+  readonly remote?: boolean;
 };
 
 export type OcctFormat = 'step' | 'iges' | 'brep';

@@ -122,7 +122,10 @@ async function importOcct(
     checkIgesComplete(bytes, fileName, warnings);
     checkIgesUnit(bytes, warnings);
   }
-  const census = spec.format === 'step' ? takeStepCensus(bytes, fileName, warnings) : null;
+  // The census reads the whole file's text: with OpenCascade in another thread it is taken while
+  // OpenCascade reads (below), else while OpenCascade starts.
+  const censusDuringRead = spec.format === 'step' && provider.remote === true;
+  let census = spec.format === 'step' && !censusDuringRead ? takeStepCensus(bytes, fileName, warnings) : null;
   const igesEntities = spec.format === 'iges' ? igesBodyEntities(bytes) : null;
   if (spec.format === 'brep') checkBrepComplete(bytes, fileName);
 
@@ -141,13 +144,25 @@ async function importOcct(
   let result: OcctResult;
   let output: readonly string[];
   if (isRemote(module)) {
+    const reading = module.read(spec.format, bytes, { fileName, label: spec.label, limits, warnings, params, ...(signal ? { signal } : {}) });
+    if (censusDuringRead) {
+      try {
+        census = takeStepCensus(bytes, fileName, warnings);
+      } catch (err) {
+        // A unit that cannot be used: the read's answer no longer matters (it is left to finish:
+        // stopping it would end the worker, and the next file would wait for a new one).
+        reading.catch(() => undefined);
+        throw err;
+      }
+    }
     try {
-      ({ result, output } = await module.read(spec.format, bytes, { fileName, label: spec.label, limits, warnings, params, ...(signal ? { signal } : {}) }));
+      ({ result, output } = await reading);
     } catch (err) {
       if (err instanceof ImportError) throw err;
       throw new ImportError('unreadable-cad', fileName, `OpenCascade failed while reading this ${spec.label} file: ${occtErrorText(err)}${unitSuspicion(census)}`, { cause: err });
     }
   } else {
+    if (censusDuringRead) census = takeStepCensus(bytes, fileName, warnings);
     module.takeOutput?.(); // drop what earlier calls printed
     try {
       result = spec.read(module, bytes, params);
