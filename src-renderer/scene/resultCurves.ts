@@ -5,7 +5,7 @@
  * results of the next check are new objects, and these go with the old ones.
  */
 import type { PairResultInfo, PartInfo } from '../../src-main/contract/host';
-import { geometryRegistry } from '../appStore';
+import { geometryRegistry } from './geometryRegistry';
 import { intersectionCurves, type BodyTriangles, type IntersectionCurves } from './intersectionCurves';
 
 const cache = new WeakMap<PairResultInfo, { key: string; curves: IntersectionCurves | null }>();

@@ -220,6 +220,12 @@ interface IdleDeadline {
   timeRemaining(): number;
 }
 
+/** The page's idle callbacks (absent in Node, where tests run this). */
+const idle = globalThis as unknown as {
+  requestIdleCallback?: (run: (deadline: IdleDeadline) => void, options?: { timeout: number }) => number;
+  cancelIdleCallback?: (handle: number) => void;
+};
+
 /**
  * Builds the curve objects of the outcome's first results, in the table's order, one at a time
  * while the page is idle; stops when the outcome, the placements or the geometry change, or a
@@ -248,7 +254,7 @@ export function prepareResultCurves(store: StoreLike): () => void {
     if (queue.length > 0) schedule();
   };
   const schedule = () => {
-    if (typeof requestIdleCallback === 'function') handle = requestIdleCallback(step, { timeout: 2000 });
+    if (idle.requestIdleCallback) handle = idle.requestIdleCallback(step, { timeout: 2000 });
     else handle = setTimeout(() => step({ timeRemaining: () => 50 }), 50) as unknown as number;
   };
   const delay = setTimeout(schedule, PREPARE_DELAY_MS);
@@ -256,7 +262,7 @@ export function prepareResultCurves(store: StoreLike): () => void {
     stopped = true;
     clearTimeout(delay);
     if (handle === null) return;
-    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(handle);
+    if (idle.cancelIdleCallback) idle.cancelIdleCallback(handle);
     else clearTimeout(handle);
   };
 }

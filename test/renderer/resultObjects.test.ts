@@ -1,7 +1,7 @@
 import type { BufferGeometry, Material } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PairResultInfo } from '../../src-main/contract/host';
-import { geometryRegistry } from '../../src-renderer/appStore';
+import { geometryRegistry } from '../../src-renderer/scene/geometryRegistry';
 import { bindResultObjects, buildOverlapObjects, curveObjects, curveObjectsOf, overlapObjects, ResultObjectCache, type CurveObjects } from '../../src-renderer/scene/resultObjects';
 import { resultKey } from '../../src-renderer/state/results';
 import { createAppStore } from '../../src-renderer/state/store';
