@@ -3,11 +3,11 @@
  * components read the store with.
  */
 import { useStore } from 'zustand';
-import { GeometryRegistry } from './scene/geometryRegistry';
+import { geometryRegistry } from './scene/geometryRegistry';
 import { createAppStore } from './state/store';
 import type { AppState } from './state/types';
 
-export const geometryRegistry = new GeometryRegistry();
+export { geometryRegistry };
 
 export const appStore = createAppStore({
   geometry: geometryRegistry,

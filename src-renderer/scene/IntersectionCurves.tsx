@@ -7,24 +7,15 @@
  */
 import { useThree } from '@react-three/fiber';
 import { useEffect, useLayoutEffect, useMemo } from 'react';
-import { BufferAttribute, BufferGeometry, DoubleSide, Mesh, MeshBasicMaterial } from 'three';
+import { DoubleSide, Mesh, MeshBasicMaterial } from 'three';
 import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
 import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
 import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
-import { useApp } from '../appStore';
+import { appStore, useApp } from '../appStore';
 import { selectedResultOf } from '../state/selectors';
-import { KIND_CLEARANCE, KIND_CONTACT, KIND_INTERFERENCE, KIND_UNDECIDED } from './palette';
-import { resultCurves } from './resultCurves';
+import { CURVE_WIDTH, CURVE_WIDTH_THROUGH, curveObjects, curveObjectsOf, prepareResultCurves, warmResultCode } from './resultObjects';
 import { sectionPlanes } from './section';
 import { warmShaders, warmShapes } from './warmup';
-
-/** Line widths in CSS pixels: visible, and through the parts. */
-const WIDTH = 3.5;
-const WIDTH_THROUGH = 2;
-
-export function curveColor(kind: string): string {
-  return kind === 'interference' ? KIND_INTERFERENCE : kind === 'clearance' ? KIND_CLEARANCE : kind === 'undecided' ? KIND_UNDECIDED : KIND_CONTACT;
-}
 
 /**
  * Shapes and materials like those of a selected result's curves, patches and overlap solid (what
@@ -37,6 +28,7 @@ export function IntersectionCurves() {
   const result = useApp((s) => (s.drag === null && s.live === null ? selectedResultOf(s) : null));
   const parts = useApp((s) => s.doc?.parts);
   const version = useApp((s) => s.geometry.version);
+  const outcome = useApp((s) => s.check.outcome);
   const sectionOn = useApp((s) => s.section.on);
   const size = useThree((s) => s.size);
   const invalidate = useThree((s) => s.invalidate);
@@ -51,52 +43,28 @@ export function IntersectionCurves() {
       const segment = new LineSegmentsGeometry();
       segment.setPositions([...warmShapes.segment]);
       warmObjects = [
-        new LineSegments2(segment, new LineMaterial({ linewidth: WIDTH, toneMapped: false })),
-        new LineSegments2(segment, new LineMaterial({ linewidth: WIDTH_THROUGH, transparent: true, opacity: 0.55, depthTest: false, depthWrite: false, toneMapped: false })),
+        new LineSegments2(segment, new LineMaterial({ linewidth: CURVE_WIDTH, toneMapped: false })),
+        new LineSegments2(segment, new LineMaterial({ linewidth: CURVE_WIDTH_THROUGH, transparent: true, opacity: 0.55, depthTest: false, depthWrite: false, toneMapped: false })),
         new Mesh(warmShapes.triangles, new MeshBasicMaterial({ side: DoubleSide, transparent: true, opacity: 0.6, depthTest: false, depthWrite: false, toneMapped: false })),
         new Mesh(warmShapes.solid, new MeshBasicMaterial({ side: DoubleSide, transparent: true, opacity: 0.55, depthTest: false, depthWrite: false, toneMapped: false })),
       ];
     }
     warmShaders(gl, camera, scene, invalidate, warmObjects);
+    // And the code that computes and builds a result's curves and overlap solid.
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(warmResultCode, { timeout: 1000 });
+    else setTimeout(warmResultCode, 50);
   }, [gl, camera, scene, invalidate]);
 
-  const built = useMemo(() => {
-    if (!result || !parts) return null;
-    const curves = resultCurves(result, parts, version);
-    if (!curves || (curves.segments.length === 0 && curves.patches.length === 0)) return null;
-    const color = curveColor(result.kind);
-    let lines: { front: LineSegments2; through: LineSegments2; geometry: LineSegmentsGeometry } | null = null;
-    if (curves.segments.length > 0) {
-      const geometry = new LineSegmentsGeometry();
-      geometry.setPositions(curves.segments);
-      const front = new LineSegments2(geometry, new LineMaterial({ color, linewidth: WIDTH, toneMapped: false }));
-      const through = new LineSegments2(geometry, new LineMaterial({ color, linewidth: WIDTH_THROUGH, transparent: true, opacity: 0.55, depthTest: false, depthWrite: false, toneMapped: false }));
-      front.renderOrder = 9;
-      through.renderOrder = 10;
-      for (const l of [front, through]) {
-        l.raycast = noRaycast;
-        l.computeLineDistances();
-      }
-      lines = { front, through, geometry };
-    }
-    let patches: BufferGeometry | null = null;
-    if (curves.patches.length > 0) {
-      patches = new BufferGeometry();
-      patches.setAttribute('position', new BufferAttribute(curves.patches, 3));
-      patches.computeBoundingSphere();
-    }
-    return { lines, patches, color };
-  }, [result, parts, version]);
+  // After a check (and after placements or bodies change), the curves of the first results are
+  // built while the page is idle.
+  useEffect(() => (outcome ? prepareResultCurves(appStore) : undefined), [outcome, parts, version]);
 
-  useEffect(
-    () => () => {
-      built?.lines?.geometry.dispose();
-      (built?.lines?.front.material as LineMaterial | undefined)?.dispose();
-      (built?.lines?.through.material as LineMaterial | undefined)?.dispose();
-      built?.patches?.dispose();
-    },
-    [built],
-  );
+  // Built once per result of a check and placement (resultObjects.ts), kept when another row is
+  // selected; the cache disposes them.
+  const built = useMemo(() => (result && parts ? curveObjectsOf(result, parts, version) : null), [result, parts, version]);
+  // Objects replaced by others for the same result (new placements) are no longer drawn.
+  useEffect(() => curveObjects.sweep(), [built]);
+
   useLayoutEffect(() => {
     if (built?.lines) {
       for (const l of [built.lines.front, built.lines.through]) {
@@ -113,11 +81,7 @@ export function IntersectionCurves() {
     <group name="intersection-curves">
       {built.lines && <primitive object={built.lines.front} />}
       {built.lines && <primitive object={built.lines.through} />}
-      {built.patches && (
-        <mesh geometry={built.patches} renderOrder={9} raycast={noRaycast}>
-          <meshBasicMaterial color={built.color} side={DoubleSide} transparent opacity={0.6} depthTest={false} depthWrite={false} toneMapped={false} />
-        </mesh>
-      )}
+      {built.patches && <mesh geometry={built.patches.geometry} material={built.patches.material} renderOrder={9} raycast={noRaycast} />}
     </group>
   );
 }

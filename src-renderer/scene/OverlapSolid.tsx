@@ -7,51 +7,27 @@
  */
 import { useThree } from '@react-three/fiber';
 import { useEffect, useLayoutEffect, useMemo } from 'react';
-import { BufferAttribute, BufferGeometry, DoubleSide, EdgesGeometry, type Mesh, MeshBasicMaterial } from 'three';
-import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
-import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
-import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
+import type { Mesh, MeshBasicMaterial } from 'three';
 import { useApp } from '../appStore';
-import { OVERLAP_CAP, OVERLAP_EDGE, OVERLAP_FILL } from './palette';
-import { capGeometry, capMatrix, makeCapMaterial, noPlanes, OVERLAP_STENCIL_ORDER, sectionListeners, sectionPlanes, stencilBack, stencilFront } from './section';
-
-/** Edges between faces meeting at more than this angle (degrees) are drawn. */
-const EDGE_ANGLE_DEG = 25;
-const EDGE_WIDTH_PX = 2.5;
+import { resultKey } from '../state/results';
+import { selectedResultMemo } from '../state/marks';
+import { buildOverlapObjects, overlapObjects } from './resultObjects';
+import { capGeometry, capMatrix, noPlanes, OVERLAP_STENCIL_ORDER, sectionListeners, sectionPlanes, stencilBack, stencilFront } from './section';
 
 export function OverlapSolid() {
   const solid = useApp((s) => (s.showOverlap && s.overlap?.status === 'ready' && s.drag === null && s.live === null ? s.overlap.solid : null));
+  const result = useApp(selectedResultMemo);
   const sectionOn = useApp((s) => s.section.on);
   const size = useThree((s) => s.size);
   const invalidate = useThree((s) => s.invalidate);
+  // Built once per result of a check and solid (resultObjects.ts), kept when another row is
+  // selected; the cache disposes them. `result` is a new object after each check.
   const built = useMemo(() => {
-    if (!solid || solid.indices.length === 0) return null;
-    const geometry = new BufferGeometry();
-    geometry.setAttribute('position', new BufferAttribute(solid.positions, 3));
-    geometry.setIndex(new BufferAttribute(solid.indices, 1));
-    geometry.computeBoundingSphere();
-    const edges = new EdgesGeometry(geometry, EDGE_ANGLE_DEG);
-    const lineGeometry = new LineSegmentsGeometry().fromEdgesGeometry(edges);
-    edges.dispose();
-    const edgeMaterial = new LineMaterial({ color: OVERLAP_EDGE, linewidth: EDGE_WIDTH_PX, transparent: true, opacity: 0.95, depthTest: false, depthWrite: false, toneMapped: false });
-    const lines = new LineSegments2(lineGeometry, edgeMaterial);
-    lines.renderOrder = 8;
-    lines.raycast = noRaycast;
-    const fill = new MeshBasicMaterial({ color: OVERLAP_FILL, side: DoubleSide, transparent: true, opacity: 0.55, depthTest: false, depthWrite: false, toneMapped: false });
-    const cap = makeCapMaterial(new MeshBasicMaterial({ color: OVERLAP_CAP, side: DoubleSide, toneMapped: false }));
-    return { geometry, lines, lineGeometry, edgeMaterial, fill, cap };
-  }, [solid]);
-  useEffect(
-    () => () => {
-      if (!built) return;
-      built.geometry.dispose();
-      built.lineGeometry.dispose();
-      built.edgeMaterial.dispose();
-      built.fill.dispose();
-      built.cap.dispose();
-    },
-    [built],
-  );
+    if (!solid || solid.indices.length === 0 || !result) return null;
+    return overlapObjects.get(resultKey(result), solid, () => buildOverlapObjects(solid));
+  }, [solid, result]);
+  // Objects replaced by others for the same result (new placements) are no longer drawn.
+  useEffect(() => overlapObjects.sweep(), [built]);
   useLayoutEffect(() => {
     if (built) {
       built.edgeMaterial.resolution.set(size.width, size.height);

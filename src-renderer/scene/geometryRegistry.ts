@@ -81,3 +81,6 @@ export class GeometryRegistry implements GeometrySink {
     this.bodies.delete(bodyKey);
   }
 }
+
+/** The window's registry (re-exported by appStore.ts). */
+export const geometryRegistry = new GeometryRegistry();

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import { pairKey, type PairResultInfo, type PartInfo } from '../../src-main/contract/host';
+import { pairKey, type CheckOutcome, type OverlapSolidInfo, type PairResultInfo, type PartInfo } from '../../src-main/contract/host';
 import { selectedResultOf } from './selectors';
 import type { AppState, InspectSlice } from './types';
 
@@ -26,6 +26,16 @@ export function inspectKey(docId: string, a: PartInfo, b: PartInfo): string {
  * placement of the pair changes, never during a drag.
  */
 export function createInspectSlice(): StateCreator<AppState, [], [], InspectSlice> {
+  /**
+   * The overlap solids fetched for the results of the last check, by pair (with the key they were
+   * fetched for): selecting a row again shows its solid at once, without asking the host again
+   * (and the view keeps the objects it built for it). Forgotten when a new check's outcome comes.
+   */
+  let solids: { outcome: CheckOutcome | null; byPair: Map<string, { key: string; solid: OverlapSolidInfo | null }> } = { outcome: null, byPair: new Map() };
+  const solidsOf = (outcome: CheckOutcome | null) => {
+    if (solids.outcome !== outcome) solids = { outcome, byPair: new Map() };
+    return solids.byPair;
+  };
   return (set, get) => ({
     showOverlap: true,
     showCrossing: false,
@@ -60,6 +70,8 @@ export function createInspectSlice(): StateCreator<AppState, [], [], InspectSlic
     syncInspect() {
       const s = get();
       if (s.drag) return;
+      // Solids of an earlier check (or document) are let go.
+      solidsOf(s.check.outcome);
       const { host, doc } = s;
       const pair = inspectedPair(s);
       const pa = pair ? doc?.parts.find((p) => p.id === pair.a) : undefined;
@@ -74,17 +86,24 @@ export function createInspectSlice(): StateCreator<AppState, [], [], InspectSlic
       if (!wantOverlap) {
         if (s.overlap !== null) set({ overlap: null });
       } else if (s.overlap?.key !== key) {
-        set({ overlap: { key, status: 'loading', solid: null } });
-        host.checkOverlap({ docId: doc.id, a: pair.a, b: pair.b }).then(
-          (solid) => {
-            if (get().overlap?.key === key) set({ overlap: { key, status: solid ? 'ready' : 'none', solid } });
-          },
-          (error: unknown) => {
-            if (get().overlap?.key !== key) return;
-            set({ overlap: { key, status: 'failed', solid: null } });
-            get().reportError('Could not compute the interference volume', error, doc.path);
-          },
-        );
+        const outcome = s.check.outcome;
+        const known = solidsOf(outcome).get(pairKey(pair.a, pair.b));
+        if (known?.key === key) {
+          set({ overlap: { key, status: known.solid ? 'ready' : 'none', solid: known.solid } });
+        } else {
+          set({ overlap: { key, status: 'loading', solid: null } });
+          host.checkOverlap({ docId: doc.id, a: pair.a, b: pair.b }).then(
+            (solid) => {
+              if (get().check.outcome === outcome) solidsOf(outcome).set(pairKey(pair.a, pair.b), { key, solid });
+              if (get().overlap?.key === key) set({ overlap: { key, status: solid ? 'ready' : 'none', solid } });
+            },
+            (error: unknown) => {
+              if (get().overlap?.key !== key) return;
+              set({ overlap: { key, status: 'failed', solid: null } });
+              get().reportError('Could not compute the interference volume', error, doc.path);
+            },
+          );
+        }
       }
 
       if (!s.traceOn) {

@@ -1,7 +1,8 @@
 // A timing probe, not a check of behaviour: how long the app in Chromium (SwiftShader, no GPU)
-// takes to open an assembly, check it, select the first and a later result, make one gizmo step
-// and orbit, on the AS1 sample, the Endgame trackball (heavy B-splines) and the SO-101 arm (400k
-// triangles of STL). It prints its figures (and writes test-results/probe.json); it asserts only
+// takes to open an assembly, check it, select the first and a later result (and the first again)
+// and make one gizmo step, and how many frames a second it draws while the view is orbited, on
+// the AS1 sample, the Endgame trackball (heavy B-splines) and the SO-101 arm (400k triangles of
+// STL). It prints its figures (and writes test-results/probe.json); it asserts only
 // that each step happened. It runs on request only (`npm run bench:ui`, which sets
 // INTERFERE_PROBE=1): the test suite skips it. INTERFERE_PROBE_CASES=robot-so101,… runs only the
 // cases named.
@@ -24,6 +25,8 @@ const CASES = [
 ];
 /** INTERFERE_PROBE_CASES=name,name runs only those cases (all by default). */
 const ONLY = (process.env['INTERFERE_PROBE_CASES'] ?? '').split(',').filter((n) => n !== '');
+/** How long the orbit is timed (ms). */
+const ORBIT_MS = 2000;
 const RUN = ONLY.length > 0 ? ONLY.map((n) => CASES.find((c) => c.name === n) ?? { name: n, file: '' }) : CASES;
 
 interface PageGlobals {
@@ -161,22 +164,35 @@ describe.skipIf(skipWithoutChromium || process.env['INTERFERE_PROBE'] !== '1')('
       await page.getByTestId('gizmo-translate').click();
       await page.keyboard.press('Escape');
 
-      // Orbit: 30 pointer moves of a left drag over the view, a frame each.
+      // Orbit: a left drag over the view for ORBIT_MS, each pointer move dispatched as soon as the
+      // page has taken the last one (not waiting for a frame per move, which would time the
+      // probe's own round trips); the frames the view drew meanwhile (the scene's after-render
+      // count: each a new camera pose) over the time they took.
       const box = await page.getByTestId('viewport').boundingBox();
       if (!box) throw new Error('no viewport');
       const cx = box.x + box.width * 0.5;
       const cy = box.y + box.height * 0.5;
       await page.mouse.move(cx, cy);
       await page.mouse.down();
-      const moves = 30;
-      const orbitMs = await timed(async () => {
-        for (let i = 1; i <= moves; i++) {
-          await page.mouse.move(cx + i * 6, cy + i * 2);
-          await settle(page);
-        }
-      });
+      // The drag has begun (the view drawn as while moving) before the count starts.
+      await page.mouse.move(cx + 3, cy + 1);
+      await settle(page);
+      const frames = () => page.evaluate(() => (globalThis as unknown as PageGlobals).__interfereTest?.renderedFrames ?? 0);
+      const f0 = await frames();
+      const t0 = performance.now();
+      let moves = 0;
+      while (performance.now() - t0 < ORBIT_MS) {
+        moves += 1;
+        // Back and forth across 160 px, so that every move turns the view.
+        const k = moves % 80;
+        const dx = 3 + 4 * (k < 40 ? k : 80 - k);
+        await page.mouse.move(cx + dx, cy + dx / 3);
+      }
+      const f1 = await frames();
+      const elapsed = performance.now() - t0;
       await page.mouse.up();
-      f.orbitFps = Math.round((moves / orbitMs) * 1000 * 10) / 10;
+      f.orbitFps = Math.round(((f1 - f0) / elapsed) * 1000 * 10) / 10;
+      f.orbitMoves = moves;
       figures[c.name] = f;
       console.log(`${c.name}: ${JSON.stringify(f)}`);
       expect(f.openMs).toBeGreaterThan(0);
