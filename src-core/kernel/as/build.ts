@@ -15,6 +15,8 @@
 const PARAMS: usize = 65536;
 /** Both children's sums after a split (2 × TRI doubles), in page 1 past the query's buffers. */
 const SIDES: usize = PARAMS + 16384;
+/** The frame's nine numbers, for writeObb to read its axes by index. */
+const FRAME: usize = PARAMS + 16384 + 512;
 /** Doubles per triangle slot sum: area, first moment (3), second moment (6), vertex sum (3). */
 const TRI: usize = 13;
 const TRI_BYTES: usize = TRI * 8;
@@ -126,32 +128,33 @@ function swapSlots(i: usize, j: usize): void {
   x = load<f64>(o, 96); store<f64>(o, load<f64>(q, 96), 96); store<f64>(q, x, 96);
 }
 
-// The extents passes work on axes 0 and 1 together in the two lanes of a vector and on axis 2
-// alone; per lane the products, sums and comparisons are the scalar ones (pmin(l, p) is
-// `p < l ? p : l`, pmax(h, p) is `h < p ? p : h`), so the results are the TypeScript builder's.
+// The extents passes work on axes 0 and 1 together in the two lanes of a vector, and on axis 2 in
+// both lanes of another (branch-free); per lane the products, sums and comparisons are the scalar
+// ones (pmin(l, p) is `p < l ? p : l`, pmax(h, p) is `h < p ? p : h`), so the results are the
+// TypeScript builder's.
 
 /** Ranges of the vertices of slots [first, end) on the frame's axes. */
 function extentsPass(first: usize, end: usize): void {
   const ax = f64x2(f0, f3), ay = f64x2(f1, f4), az = f64x2(f2, f5);
-  const a2x = f6, a2y = f7, a2z = f8;
-  let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity), l2 = Infinity, h2 = -Infinity;
+  const bx = f64x2.splat(f6), by = f64x2.splat(f7), bz = f64x2.splat(f8);
+  let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity), l2 = f64x2.splat(Infinity), h2 = f64x2.splat(-Infinity);
   for (let v = tv + first * 72, e = tv + end * 72; v < e; v += 24) {
-    const x = load<f64>(v), y = load<f64>(v, 8), z = load<f64>(v, 16);
-    const d = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(x)), f64x2.mul(ay, f64x2.splat(y))), f64x2.mul(az, f64x2.splat(z)));
+    const x = f64x2.splat(load<f64>(v)), y = f64x2.splat(load<f64>(v, 8)), z = f64x2.splat(load<f64>(v, 16));
+    const d = f64x2.add(f64x2.add(f64x2.mul(ax, x), f64x2.mul(ay, y)), f64x2.mul(az, z));
     lo = f64x2.pmin(lo, d); hi = f64x2.pmax(hi, d);
-    const d2 = a2x * x + a2y * y + a2z * z;
-    if (d2 < l2) l2 = d2; if (d2 > h2) h2 = d2;
+    const d2 = f64x2.add(f64x2.add(f64x2.mul(bx, x), f64x2.mul(by, y)), f64x2.mul(bz, z));
+    l2 = f64x2.pmin(l2, d2); h2 = f64x2.pmax(h2, d2);
   }
   lo0 = f64x2.extract_lane(lo, 0); hi0 = f64x2.extract_lane(hi, 0);
   lo1 = f64x2.extract_lane(lo, 1); hi1 = f64x2.extract_lane(hi, 1);
-  lo2 = l2; hi2 = h2;
+  lo2 = f64x2.extract_lane(l2, 0); hi2 = f64x2.extract_lane(h2, 0);
 }
 
 /** extentsPass, and each slot's vertex projections on axis 0, summed, into proj. */
 function extentsAndProjections(first: usize, end: usize): void {
   const ax = f64x2(f0, f3), ay = f64x2(f1, f4), az = f64x2(f2, f5);
-  const a2x = f6, a2y = f7, a2z = f8;
-  let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity), l2 = Infinity, h2 = -Infinity;
+  const bx = f64x2.splat(f6), by = f64x2.splat(f7), bz = f64x2.splat(f8);
+  let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity), l2 = f64x2.splat(Infinity), h2 = f64x2.splat(-Infinity);
   for (let i = first; i < end; i++) {
     const o = tv + i * 72;
     const Px = load<f64>(o), Py = load<f64>(o, 8), Pz = load<f64>(o, 16);
@@ -162,15 +165,17 @@ function extentsAndProjections(first: usize, end: usize): void {
     const w = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Wx)), f64x2.mul(ay, f64x2.splat(Wy))), f64x2.mul(az, f64x2.splat(Wz)));
     lo = f64x2.pmin(f64x2.pmin(f64x2.pmin(lo, p), q), w);
     hi = f64x2.pmax(f64x2.pmax(f64x2.pmax(hi, p), q), w);
-    const p2 = a2x * Px + a2y * Py + a2z * Pz, q2 = a2x * Qx + a2y * Qy + a2z * Qz, w2 = a2x * Wx + a2y * Wy + a2z * Wz;
-    if (p2 < l2) l2 = p2; if (p2 > h2) h2 = p2;
-    if (q2 < l2) l2 = q2; if (q2 > h2) h2 = q2;
-    if (w2 < l2) l2 = w2; if (w2 > h2) h2 = w2;
+    // Axis 2 in both lanes of a vector: the same products, sums and comparisons, without branches.
+    const p2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Px)), f64x2.mul(by, f64x2.splat(Py))), f64x2.mul(bz, f64x2.splat(Pz)));
+    const q2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Qx)), f64x2.mul(by, f64x2.splat(Qy))), f64x2.mul(bz, f64x2.splat(Qz)));
+    const w2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Wx)), f64x2.mul(by, f64x2.splat(Wy))), f64x2.mul(bz, f64x2.splat(Wz)));
+    l2 = f64x2.pmin(f64x2.pmin(f64x2.pmin(l2, p2), q2), w2);
+    h2 = f64x2.pmax(f64x2.pmax(f64x2.pmax(h2, p2), q2), w2);
     store<f64>(proj + i * 8, f64x2.extract_lane(f64x2.add(f64x2.add(p, q), w), 0));
   }
   lo0 = f64x2.extract_lane(lo, 0); hi0 = f64x2.extract_lane(hi, 0);
   lo1 = f64x2.extract_lane(lo, 1); hi1 = f64x2.extract_lane(hi, 1);
-  lo2 = l2; hi2 = h2;
+  lo2 = f64x2.extract_lane(l2, 0); hi2 = f64x2.extract_lane(h2, 0);
 }
 
 /** Hoare partition of [first, end) by proj < threshold; the split position. */
@@ -212,14 +217,6 @@ function partitionPass(first: usize, end: usize, ax: f64, ay: f64, az: f64, cent
   return i;
 }
 
-@inline function frameAt(k: i32): f64 {
-  switch (k) {
-    case 0: return f0; case 1: return f1; case 2: return f2;
-    case 3: return f3; case 4: return f4; case 5: return f5;
-    case 6: return f6; case 7: return f7; default: return f8;
-  }
-}
-
 /** The box from the frame and the ranges: axes by decreasing extent, kept right-handed. */
 function writeObb(B: usize): void {
   const scale = max(max(max(abs(lo0), abs(hi0)), max(abs(lo1), abs(hi1))), max(abs(lo2), abs(hi2)));
@@ -235,10 +232,14 @@ function writeObb(B: usize): void {
   if (h1 < h2) { t = i1; i1 = i2; i2 = t; x = h1; h1 = h2; h2 = x; odd = !odd; }
   if (h0 < h1) { t = i0; i0 = i1; i1 = t; x = h0; h0 = h1; h1 = x; odd = !odd; }
   store<f64>(B, h0, 24); store<f64>(B, h1, 32); store<f64>(B, h2, 40);
-  store<f64>(B, frameAt(3 * i0), 48); store<f64>(B, frameAt(3 * i0 + 1), 56); store<f64>(B, frameAt(3 * i0 + 2), 64);
-  store<f64>(B, frameAt(3 * i1), 72); store<f64>(B, frameAt(3 * i1 + 1), 80); store<f64>(B, frameAt(3 * i1 + 2), 88);
+  store<f64>(FRAME, f0); store<f64>(FRAME, f1, 8); store<f64>(FRAME, f2, 16);
+  store<f64>(FRAME, f3, 24); store<f64>(FRAME, f4, 32); store<f64>(FRAME, f5, 40);
+  store<f64>(FRAME, f6, 48); store<f64>(FRAME, f7, 56); store<f64>(FRAME, f8, 64);
+  const a = FRAME + <usize>i0 * 24, b = FRAME + <usize>i1 * 24, c = FRAME + <usize>i2 * 24;
+  store<f64>(B, load<f64>(a), 48); store<f64>(B, load<f64>(a, 8), 56); store<f64>(B, load<f64>(a, 16), 64);
+  store<f64>(B, load<f64>(b), 72); store<f64>(B, load<f64>(b, 8), 80); store<f64>(B, load<f64>(b, 16), 88);
   const s: f64 = odd ? -1 : 1;
-  store<f64>(B, s * frameAt(3 * i2), 96); store<f64>(B, s * frameAt(3 * i2 + 1), 104); store<f64>(B, s * frameAt(3 * i2 + 2), 112);
+  store<f64>(B, s * load<f64>(c), 96); store<f64>(B, s * load<f64>(c, 8), 104); store<f64>(B, s * load<f64>(c, 16), 112);
 }
 
 // ---- Fits (geometry/obbFit.ts, geometry/eigen.ts) -------------------------------------------
