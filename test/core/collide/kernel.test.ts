@@ -19,6 +19,7 @@ import { limitKernelMemory, queryKernel, releaseTree } from '../../../src-core/k
 import { MESH_PAIR_ARBS, boxMesh, gridMesh, makePose, IDENTITY, quaternionToMatrix } from '../../support/meshArbitraries.js';
 import type { MeshData } from '../../support/meshArbitraries.js';
 import { triTriIntersectExact } from '../../support/exact.js';
+import { copiedTree } from '../../support/trees.js';
 
 const tree = (d: MeshData, leafSize?: number): ObbTree => buildObbTree(createMesh(d.positions, d.indices), leafSize ? { leafSize } : {});
 /** The tree as the check process gets it from a tree worker: serialised and read back (copied in). */
@@ -26,15 +27,7 @@ const received = (t: ObbTree): ObbTree => {
   const s = serializeTree(t);
   return deserializeTree({ ...s, buffers: s.buffers.map((b) => b.slice(0)) }) as ObbTree;
 };
-/** The tree with its arrays in ordinary buffers (as made where there is no kernel): copied in. */
-const copied = (t: ObbTree): ObbTree => ({
-  ...t,
-  boxes: Float64Array.from(t.boxes),
-  nodes: Int32Array.from(t.nodes),
-  triVerts: Uint32Array.from(t.triVerts),
-  triOrder: Uint32Array.from(t.triOrder),
-  positions: Float64Array.from(t.positions),
-});
+const copied = copiedTree;
 
 function run(kernel: 'wasm' | 'ts', f: () => CollideResult): CollideResult {
   setQueryKernel(kernel);

@@ -14,16 +14,10 @@ import { castRay, pointInMesh, pointMeshDistance, RAY } from '../../../src-core/
 import { limitKernelMemory, releaseTree } from '../../../src-core/kernel/kernel.js';
 import { MESH_PAIR_ARBS, boxMesh, mapPositions, uvSphereMesh } from '../../support/meshArbitraries.js';
 import type { MeshData } from '../../support/meshArbitraries.js';
+import { copiedTree } from '../../support/trees.js';
 
 const tree = (d: MeshData, leafSize?: number): ObbTree => buildObbTree(createMesh(d.positions, d.indices), leafSize ? { leafSize } : {});
-const copied = (t: ObbTree): ObbTree => ({
-  ...t,
-  boxes: Float64Array.from(t.boxes),
-  nodes: Int32Array.from(t.nodes),
-  triVerts: Uint32Array.from(t.triVerts),
-  triOrder: Uint32Array.from(t.triOrder),
-  positions: Float64Array.from(t.positions),
-});
+const copied = copiedTree;
 
 function withKernel<T>(kernel: 'wasm' | 'ts', f: () => T): T {
   setQueryKernel(kernel);
