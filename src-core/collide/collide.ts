@@ -295,11 +295,11 @@ function obbDisjoint(AB: Float64Array, C: Float64Array, i: number, j: number, et
 
 /** Do the meshes of two OBB trees intersect, and where? B is placed in A's frame by `transform`. */
 export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mode: CollideMode): CollideResult {
-  beginQuery(a, b, transform, mode);
   const wasm = kernelChoice === 'wasm' ? queryKernel() : null;
+  const r = wasm ? kernelQuery(wasm, a, b, transform, null, null, mode) : null;
+  if (r) return r;
+  beginQuery(a, b, transform, mode);
   try {
-    const r = wasm ? kernelQuery(wasm, a, b, null) : null;
-    if (r) return r;
     tsScratch(a, b);
     Q.boxTests += traverseObb(a, b);
   } finally {
@@ -309,17 +309,38 @@ export function collideObb(a: ObbTree, b: ObbTree, transform: RigidTransform, mo
 }
 
 /**
- * The query on the WebAssembly kernel (matrices and slack as beginQuery set them), or null when
- * the kernel's memory cannot hold the trees: the TypeScript traversal answers then.
+ * The query on the WebAssembly kernel, or null when the kernel's memory cannot hold the trees
+ * (the TypeScript traversal answers then). The kernel reads the pose itself (doubles, checked as
+ * parseRigid checks them, and η computed as beginQuery computes it), so a query costs one call and
+ * no arithmetic here; a pose of other numbers is read here first. A pose the kernel refuses is
+ * read by parseRigid, whose error says why.
  */
-function kernelQuery(wasm: NonNullable<ReturnType<typeof queryKernel>>, a: ObbTree, b: ObbTree, placedA: Float64Array | null): CollideResult | null {
+function kernelQuery(
+  wasm: NonNullable<ReturnType<typeof queryKernel>>, a: ObbTree, b: ObbTree,
+  transform: RigidTransform | null, placementA: Rigid | null, placementB: Rigid | null, mode: CollideMode,
+): CollideResult | null {
+  if (busy) throw new Error('collide is not re-entrant');
+  assertLiveTree(a);
+  assertLiveTree(b);
+  let pose: Float64Array | null = null;
+  if (transform !== null) {
+    pose = transform instanceof Float64Array && (transform.length === 12 || transform.length === 16) ? transform : parseRigid(transform, M);
+  }
+  let count: number;
+  busy = true;
   try {
-    const r = wasm.query(a, b, M, VB, placedA, Q.eta, Q.stopAtFirst);
-    return { hit: r.pairCount > 0, pairCount: r.pairCount, pairs: r.pairs, boxTests: r.boxTests, triTests: r.triTests };
+    count = wasm.query(a, b, pose, placementA, placementB, mode === 'any');
   } catch (e) {
     if (e instanceof KernelMemoryError) return null;
     throw e;
+  } finally {
+    busy = false;
   }
+  if (count < 0) {
+    parseRigid(transform!, M); // throws: the kernel refuses exactly what parseRigid refuses
+    throw new Error('the query kernel refused a rigid placement that parseRigid accepts');
+  }
+  return { hit: count > 0, pairCount: count, pairs: wasm.pairs(count), boxTests: wasm.boxTests, triTests: wasm.triTests };
 }
 
 /**
@@ -562,11 +583,11 @@ function traverseHybrid(a: HybridTree, b: HybridTree): number {
  * placed triangles as the assembly defines them, whatever the rounding of the relative placement.
  */
 export function collidePlaced(a: BvTree, placementA: Rigid, b: BvTree, placementB: Rigid, mode: CollideMode): CollideResult {
-  beginQuery(a, b, null, mode, placementA, placementB);
   const wasm = kernelChoice === 'wasm' && a.kind === 'obb' && b.kind === 'obb' ? queryKernel() : null;
+  const r = wasm ? kernelQuery(wasm, a as ObbTree, b as ObbTree, null, placementA, placementB, mode) : null;
+  if (r) return r;
+  beginQuery(a, b, null, mode, placementA, placementB);
   try {
-    const r = wasm ? kernelQuery(wasm, a as ObbTree, b as ObbTree, MA) : null;
-    if (r) return r;
     tsScratch(a, b);
     if (a.kind === 'obb' && b.kind === 'obb') Q.boxTests += traverseObb(a, b);
     else if (a.kind === 'aabb' && b.kind === 'aabb') Q.boxTests += traverseAabb(a, b);

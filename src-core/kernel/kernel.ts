@@ -38,10 +38,11 @@ const PAGE = 65536;
 /** The memory's maximum: 65,536 pages less one, so that every address fits a u32 with room. */
 const MAX_BYTES = 65535 * PAGE;
 const PARAMS = 65536;
-const P_M = 0;
 const P_VB = 96;
 const P_MA = 192;
-const P_ETA = 288;
+const P_POSE = 304;
+const P_MAX_A = 432;
+const P_MAX_B = 440;
 const P_INT = 512;
 /** Where the tree builder leaves the mesh's bounds (its SIDES block; as/build.ts). */
 const BUILD_SIDES = 16384;
@@ -69,16 +70,6 @@ export interface RayHit {
   crossings: number;
   degenerate: boolean;
 }
-
-export interface KernelQuery {
-  readonly pairCount: number;
-  readonly pairs: Uint32Array;
-  readonly boxTests: number;
-  readonly triTests: number;
-  /** Triangle pairs outside the kernel's exact range, decided by the TypeScript test (BigInt). */
-  readonly exactFallbacks: number;
-}
-
 
 /** The kernel's memory cannot hold a block: its callers fall back to ordinary arrays and TypeScript. */
 export class KernelMemoryError extends RangeError {
@@ -206,7 +197,7 @@ export interface TreeStorage {
 
 class Kernel {
   private readonly memory: WasmMemory;
-  private readonly run: () => number;
+  private readonly queryFn: (len: number, any: number, epoch: number) => number;
   private readonly arena: Arena;
   private f64: Float64Array;
   private i32: Int32Array;
@@ -228,6 +219,10 @@ class Kernel {
   private pairCap = 0;
   private epoch = 0;
   private seenGrowths = 0;
+  /** The trees (their entries) and the kind of query the parameter block was last set up for. */
+  private lastA: Resident | null = null;
+  private lastB: Resident | null = null;
+  private lastPlaced = false;
   /** The tree builder's scratch block (kept from build to build: its pages stay committed). */
   private buildAt = 0;
   private buildBytes = 0;
@@ -261,7 +256,7 @@ class Kernel {
         growPairs: (count: number): number => this.growPairs(count),
       },
     });
-    this.run = instance.exports.query as () => number;
+    this.queryFn = instance.exports.queryPose as Kernel['queryFn'];
     this.buildFn = instance.exports.buildObb as (...args: number[]) => number;
     this.finishFn = instance.exports.finishObb as (...args: number[]) => void;
     this.boundsFn = instance.exports.meshBounds as (pos: number, idx: number, n: number) => void;
@@ -290,6 +285,7 @@ class Kernel {
   private drop(entry: Resident): void {
     if (!entry.live) return;
     entry.live = false;
+    if (entry === this.lastA || entry === this.lastB) this.lastA = this.lastB = null;
     this.entries.delete(entry);
     this.residentBytes -= entry.bytes;
     this.arena.release(entry.at, entry.bytes);
@@ -522,43 +518,72 @@ class Kernel {
   }
 
   /**
-   * One OBB query: B's boxes mapped into A's frame by `m` (B → A), B's vertices for the triangle
-   * tests by `vb` (M itself, or B → world when placed), A's vertices by `ma` when placed: each a
-   * rigid placement of exactly 12 numbers (geometry/rigid.ts).
+   * One OBB query. With `pose` (12 or 16 numbers, B's placement in A's frame), the kernel checks
+   * it as parseRigid does and maps B's boxes and vertices with it; with `pose` null, a placed
+   * query: `placedA` and `placedB` (both checked) map each part's vertices into the world, and the
+   * boxes meet through MA⁻¹ · MB. Returns the number of pairs, or -1 when `pose` is not a rigid
+   * placement (parseRigid says why). The counts and the pairs are then `boxTests`, `triTests`,
+   * `exactFallbacks` and `pairs`.
+   *
+   * Querying the same two trees again (the common case: many poses of one pair, or a live check)
+   * writes only the pose: the trees' addresses, bounds and scratch are in the block already.
    */
-  query(a: ObbTree | HybridTree, b: ObbTree | HybridTree, m: Float64Array, vb: Float64Array, ma: Float64Array | null, eta: number, stopAtFirst: boolean): KernelQuery {
+  query(a: ObbTree | HybridTree, b: ObbTree | HybridTree, pose: Float64Array | null, placedA: Float64Array | null, placedB: Float64Array | null, stopAtFirst: boolean): number {
     const ra = this.place(a, b);
     const rb = this.place(b, a);
-    this.layOut(b.nodeCount, ma ? a.vertexCount : 0, b.vertexCount, a.nodeCount + b.nodeCount + 2);
-    if (!this.pairsAt) this.growPairs(0);
+    const placed = pose === null;
+    if (ra !== this.lastA || rb !== this.lastB || placed !== this.lastPlaced || !this.scratchAt) {
+      this.lastA = null; // until the block describes these trees
+      this.layOut(b.nodeCount, placed ? a.vertexCount : 0, b.vertexCount, a.nodeCount + b.nodeCount + 2);
+      if (!this.pairsAt) this.growPairs(0);
+      const F = this.view(), i = this.i32, p = (PARAMS + P_INT) / 4;
+      F[(PARAMS + P_MAX_A) / 8] = a.maxAbsCoordinate;
+      F[(PARAMS + P_MAX_B) / 8] = b.maxAbsCoordinate;
+      i[p + I.aBoxes] = ra.boxes; i[p + I.aNodes] = ra.nodes; i[p + I.aTriVerts] = ra.triVerts; i[p + I.aPos] = ra.positions; i[p + I.aOrder] = ra.triOrder;
+      i[p + I.bBoxes] = rb.boxes; i[p + I.bNodes] = rb.nodes; i[p + I.bTriVerts] = rb.triVerts; i[p + I.bPos] = rb.positions; i[p + I.bOrder] = rb.triOrder;
+      this.lastA = ra;
+      this.lastB = rb;
+      this.lastPlaced = placed;
+    }
+    const F = this.view();
     if (++this.epoch >= 0xffffffff) {
       this.u8.fill(0, this.scratchAt, this.scratchAt + this.scratchBytes);
       this.epoch = 1;
     }
-    const F = this.view(), i = this.i32, p = (PARAMS + P_INT) / 4;
-    F.set(m, (PARAMS + P_M) / 8);
-    F.set(vb, (PARAMS + P_VB) / 8);
-    if (ma) F.set(ma, (PARAMS + P_MA) / 8);
-    F[(PARAMS + P_ETA) / 8] = eta;
-    i[p + I.aBoxes] = ra.boxes; i[p + I.aNodes] = ra.nodes; i[p + I.aTriVerts] = ra.triVerts; i[p + I.aPos] = ra.positions; i[p + I.aOrder] = ra.triOrder;
-    i[p + I.bBoxes] = rb.boxes; i[p + I.bNodes] = rb.nodes; i[p + I.bTriVerts] = rb.triVerts; i[p + I.bPos] = rb.positions; i[p + I.bOrder] = rb.triOrder;
-    i[p + I.pairs] = this.pairsAt;
-    i[p + I.pairCap] = this.pairCap;
-    i[p + I.epoch] = this.epoch;
-    i[p + I.any] = stopAtFirst ? 1 : 0;
-    i[p + I.placed] = ma ? 1 : 0;
-    const count = this.run();
+    if (placed) {
+      F.set(placedA!, (PARAMS + P_MA) / 8);
+      F.set(placedB!, (PARAMS + P_VB) / 8);
+    } else {
+      F.set(pose, (PARAMS + P_POSE) / 8);
+    }
+    const count = this.queryFn(placed ? 0 : pose.length, stopAtFirst ? 1 : 0, this.epoch);
     this.view();
-    const out = this.i32;
-    return {
-      pairCount: count,
-      pairs: count === 0 ? new Uint32Array(0) : new Uint32Array(this.i32.buffer, this.pairsAt, 2 * count).slice(),
-      boxTests: out[p + I.outBox],
-      triTests: out[p + I.outTri],
-      exactFallbacks: out[p + I.outExact],
-    };
+    return count;
+  }
+
+  /** The last query's box tests. */
+  get boxTests(): number {
+    return this.i32[(PARAMS + P_INT) / 4 + I.outBox];
+  }
+
+  /** The last query's triangle tests. */
+  get triTests(): number {
+    return this.i32[(PARAMS + P_INT) / 4 + I.outTri];
+  }
+
+  /** The last query's triangle pairs outside the kernel's exact range, decided by the TypeScript test (BigInt). */
+  get exactFallbacks(): number {
+    return this.i32[(PARAMS + P_INT) / 4 + I.outExact];
+  }
+
+  /** A copy of the last query's `count` pairs (A's triangle, B's triangle; mesh numbers). */
+  pairs(count: number): Uint32Array {
+    return count === 0 ? NO_PAIRS : new Uint32Array(this.i32.buffer, this.pairsAt, 2 * count).slice();
   }
 }
+
+/** The pair list of a query without pairs (one shared, empty and frozen). */
+const NO_PAIRS = Object.freeze(new Uint32Array(0)) as Uint32Array;
 
 let kernel: Kernel | null | undefined;
 

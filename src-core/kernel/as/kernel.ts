@@ -34,7 +34,13 @@ const P_M: usize = 0;
 const P_VB: usize = 96;
 /** A → world (placed queries only). */
 const P_MA: usize = 192;
+/** The box tests' slack η, computed by `queryPose`. */
 const P_ETA: usize = 288;
+/** The pose as given (12 or 16 numbers), for `queryPose` to check and read. */
+const P_POSE: usize = 304;
+/** The trees' largest coordinate magnitudes (ObbTree.maxAbsCoordinate): A's, then B's. */
+const P_MAX_A: usize = 432;
+const P_MAX_B: usize = 440;
 const P_INT: usize = 512;
 // i32 slots, at P_INT + 4 · k
 const I_A_BOXES = 0;
@@ -729,11 +735,96 @@ function leafPair(aFirst: u32, aCount: u32, bFirst: u32, bCount: u32): bool {
   return false;
 }
 
+// ---- A query's placement and slack ------------------------------------------------------------
+// geometry/rigid.ts and collide/collide.ts's beginQuery, expression for expression, so that the
+// matrices and η equal the TypeScript ones bit for bit; here so that a query costs the host one
+// call and no floating-point arithmetic of its own (JavaScript not yet optimised boxes every
+// intermediate double, and a process's first queries run such code).
+
+const RIGID_TOLERANCE: f64 = 1e-6;
+/** 64u, u = 2⁻⁵³. */
+const SLACK_ULPS: f64 = 64.0 * 1.1102230246251565e-16;
+
+/** rigid.ts's rigidError: max |RᵀR − I| and |det R − 1| of the rotation of the 3×4 or 4×4 at m. */
+function rigidError(m: usize): f64 {
+  const r00 = load<f64>(m), r01 = load<f64>(m, 8), r02 = load<f64>(m, 16);
+  const r10 = load<f64>(m, 32), r11 = load<f64>(m, 40), r12 = load<f64>(m, 48);
+  const r20 = load<f64>(m, 64), r21 = load<f64>(m, 72), r22 = load<f64>(m, 80);
+  const e00 = Math.abs(r00 * r00 + r10 * r10 + r20 * r20 - 1);
+  const e11 = Math.abs(r01 * r01 + r11 * r11 + r21 * r21 - 1);
+  const e22 = Math.abs(r02 * r02 + r12 * r12 + r22 * r22 - 1);
+  const e01 = Math.abs(r00 * r01 + r10 * r11 + r20 * r21);
+  const e02 = Math.abs(r00 * r02 + r10 * r12 + r20 * r22);
+  const e12 = Math.abs(r01 * r02 + r11 * r12 + r21 * r22);
+  const det = r00 * (r11 * r22 - r12 * r21) - r01 * (r10 * r22 - r12 * r20) + r02 * (r10 * r21 - r11 * r20);
+  const ed = Math.abs(det - 1);
+  // f64.max propagates NaN, as Math.max does in JavaScript.
+  return max(max(max(max(max(max(e00, e11), e22), e01), e02), e12), ed);
+}
+
+/**
+ * rigid.ts's parseRigid for doubles: the pose of `len` numbers (12 or 16) at P_POSE, checked
+ * (finite, last row 0 0 0 1, a rotation within RIGID_TOLERANCE), into M and VB. False when it is
+ * not a rigid placement (the host's parseRigid then says why).
+ */
+function readPose(len: i32): bool {
+  const m = PARAMS + P_POSE;
+  let zero: f64 = 0;
+  for (let k = 0; k < len; k++) zero += load<f64>(m + (<usize>k << 3)) * 0;
+  if (zero != 0) return false; // NaN: an entry is NaN or infinite
+  if (len == 16 && (load<f64>(m, 96) != 0 || load<f64>(m, 104) != 0 || load<f64>(m, 112) != 0 || load<f64>(m, 120) != 1)) return false;
+  if (!(rigidError(m) <= RIGID_TOLERANCE)) return false;
+  memory.copy(PARAMS + P_M, m, 96);
+  memory.copy(PARAMS + P_VB, m, 96);
+  return true;
+}
+
+/** rigid.ts's relative: M = MA⁻¹ · MB (rotation Raᵀ Rb, translation Raᵀ (tb − ta)). */
+function relativePlacement(): void {
+  const a = PARAMS + P_MA, b = PARAMS + P_VB, out = PARAMS + P_M;
+  const tx = load<f64>(b, 24) - load<f64>(a, 24), ty = load<f64>(b, 56) - load<f64>(a, 56), tz = load<f64>(b, 88) - load<f64>(a, 88);
+  for (let i: usize = 0; i < 3; i++) {
+    const r0 = load<f64>(a + (i << 3)), r1 = load<f64>(a + ((4 + i) << 3)), r2 = load<f64>(a + ((8 + i) << 3));
+    const o = out + (i << 5);
+    store<f64>(o, r0 * load<f64>(b) + r1 * load<f64>(b, 32) + r2 * load<f64>(b, 64));
+    store<f64>(o, r0 * load<f64>(b, 8) + r1 * load<f64>(b, 40) + r2 * load<f64>(b, 72), 8);
+    store<f64>(o, r0 * load<f64>(b, 16) + r1 * load<f64>(b, 48) + r2 * load<f64>(b, 80), 16);
+    store<f64>(o, r0 * tx + r1 * ty + r2 * tz, 24);
+  }
+}
+
+/**
+ * One OBB query, its placement read here. `len` 12 or 16: B's pose in A's frame at P_POSE (M and
+ * VB), checked as parseRigid checks it. `len` 0: a placed query, A → world at P_MA and B → world
+ * at P_VB (both checked already), M = MA⁻¹ · MB. The trees' coordinate bounds are at P_MAX_A and
+ * P_MAX_B. Returns the number of pairs found, or -1 when the pose is not a rigid placement. Box
+ * and triangle test counts and exact fallbacks go back to the block.
+ */
+export function queryPose(len: i32, any: i32, epochValue: u32): i32 {
+  let worldSlack: f64 = 0;
+  if (len == 0) {
+    relativePlacement();
+    const a = PARAMS + P_MA, b = PARAMS + P_VB;
+    worldSlack = load<f64>(PARAMS + P_MAX_A) + load<f64>(PARAMS + P_MAX_B) +
+      2 * (Math.abs(load<f64>(a, 24)) + Math.abs(load<f64>(a, 56)) + Math.abs(load<f64>(a, 88)) +
+        Math.abs(load<f64>(b, 24)) + Math.abs(load<f64>(b, 56)) + Math.abs(load<f64>(b, 88)));
+  } else if (!readPose(len)) {
+    return -1;
+  }
+  const m = PARAMS + P_M;
+  store<f64>(PARAMS + P_ETA, SLACK_ULPS * (load<f64>(PARAMS + P_MAX_A) + 2 * load<f64>(PARAMS + P_MAX_B) +
+    Math.abs(load<f64>(m, 24)) + Math.abs(load<f64>(m, 56)) + Math.abs(load<f64>(m, 88)) + worldSlack) + 1e-300);
+  setPi(I_PLACED, len == 0 ? 1 : 0);
+  setPi(I_ANY, any);
+  setPi(I_EPOCH, <i32>epochValue);
+  return run();
+}
+
 /**
  * Runs one query described by the parameter block; returns the number of pairs found. Box and
  * triangle test counts, exact fallbacks and the pair list's capacity go back to the block.
  */
-export function query(): i32 {
+function run(): i32 {
   aBoxes = pi(I_A_BOXES); aNodes = pi(I_A_NODES); aTriVerts = pi(I_A_TRIVERTS); aPos = pi(I_A_POS); aOrder = pi(I_A_ORDER);
   bBoxes = pi(I_B_BOXES); bNodes = pi(I_B_NODES); bTriVerts = pi(I_B_TRIVERTS); bPos = pi(I_B_POS); bOrder = pi(I_B_ORDER);
   nodeCache = pi(I_NODE_CACHE); vertB = pi(I_VERT_CACHE_B); stampB = pi(I_VERT_STAMP_B);

@@ -117,6 +117,73 @@ describe('WebAssembly query kernel', () => {
     );
   });
 
+  it('reads the pose itself and refuses exactly what parseRigid refuses, with its message', () => {
+    const a = tree(boxMesh([0, 0, 0], [1, 1, 1])), b = tree(boxMesh([0, 0, 0], [1, 1, 1]));
+    const good = Array.from(makePose(quaternionToMatrix(0.8, 0.2, 0.4, -0.4), [0.5, 0.25, 0]));
+    const bad: Array<[string, number[]]> = [
+      ['NaN entry', good.map((v, i) => (i === 3 ? NaN : v))],
+      ['infinite entry', good.map((v, i) => (i === 5 ? Infinity : v))],
+      ['scaled', good.map((v, i) => (i % 4 === 3 ? v : v * 1.001))],
+      ['reflected', good.map((v, i) => (i < 4 && i !== 3 ? -v : v))],
+      ['bad last row', [...good.slice(0, 12), 0, 0, 1, 1]],
+      ['wrong length', good.slice(0, 11)],
+    ];
+    for (const [what, m] of bad) {
+      for (const pose of [m, Float64Array.from(m)]) {
+        const message = (() => {
+          try {
+            parseRigid(pose);
+          } catch (e) {
+            return (e as Error).message;
+          }
+          return `parseRigid accepted the ${what} pose`;
+        })();
+        expect(() => run('wasm', () => collide(a, b, pose, 'all')), what).toThrow(message);
+        expect(() => run('ts', () => collide(a, b, pose, 'all')), what).toThrow(message);
+      }
+    }
+    // Poses just inside and just outside the orthonormality tolerance: the two kernels agree.
+    fc.assert(
+      fc.property(fc.double({ min: 0.999997, max: 1.000003, noNaN: true }), fc.integer({ min: 0, max: 10 }), (scale, entry) => {
+        const i = entry + Math.floor(entry / 3); // a rotation entry (skip the translations)
+        const m = Float64Array.from(good.map((v, k) => (k === i ? v * scale : v)));
+        const outcome = (kernel: 'wasm' | 'ts'): string => {
+          try {
+            return JSON.stringify(Array.from(run(kernel, () => collide(a, b, m, 'all')).pairs));
+          } catch (e) {
+            return (e as Error).message;
+          }
+        };
+        expect(outcome('wasm')).toBe(outcome('ts'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('answers a repeated pair with a new pose, and the pairs in turn, as the TypeScript traversal does', () => {
+    fc.assert(
+      fc.property(MESH_PAIR_ARBS.closedOverlap!, MESH_PAIR_ARBS.soup!, fc.double({ min: -1, max: 1, noNaN: true }), (p, q, shift) => {
+        const a = tree(p.a), b = tree(p.b), c = tree(q.a), d = tree(q.b);
+        const moved = makePose(IDENTITY, [shift, 0, 0]);
+        const placeA = parseRigid(moved), placeB = compose(placeA, parseRigid(p.pose));
+        const queries: Array<() => CollideResult> = [
+          () => collide(a, b, p.pose, 'all'),
+          () => collide(a, b, moved, 'all'),
+          () => collide(a, b, p.pose, 'any'),
+          () => collidePlaced(a, placeA, b, placeB, 'all'),
+          () => collide(a, b, p.pose, 'all'),
+          () => collide(c, d, q.pose, 'all'),
+          () => collide(b, a, moved, 'all'),
+          () => collide(c, d, q.pose, 'any'),
+        ];
+        const w = queries.map((f) => run('wasm', f));
+        const t = queries.map((f) => run('ts', f));
+        for (let i = 0; i < queries.length; i++) expectSame(w[i]!, t[i]!);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('grows its pair list past its first block (coplanar grids: every cell touches many)', () => {
     const g = gridMesh(60, 60, 1);
     const a = tree(g), b = tree(g);
@@ -134,12 +201,12 @@ describe('WebAssembly query kernel', () => {
       const a = tree(box), b = tree(box);
       // Face to face, B on top of A: every pair across the faces is within rounding of touching.
       const pose = makePose(IDENTITY, [0, 0, 10 * scale]);
-      const m = parseRigid(pose);
-      const r = k.query(a, b, m, m, null, 1e-12 * scale, false);
+      const count = k.query(a, b, parseRigid(pose), null, null, false);
+      const fallbacks = k.exactFallbacks;
       const t = run('ts', () => collide(a, b, pose, 'all'));
-      expect(r.pairCount).toBeGreaterThan(0);
-      expect(sortedKeys(r.pairs)).toEqual(sortedKeys(t.pairs));
-      expect(r.exactFallbacks > 0).toBe(expectFallbacks);
+      expect(count).toBeGreaterThan(0);
+      expect(sortedKeys(k.pairs(count))).toEqual(sortedKeys(t.pairs));
+      expect(fallbacks > 0).toBe(expectFallbacks);
     }
   });
 
