@@ -7,7 +7,7 @@
  * Triangle indices are the mesh's own order (the order the importer produced); trees keep a map
  * back to them so results always speak of original triangle numbers.
  */
-import { orient2d } from './predicates.js';
+import { orient2d, orient2dCertainlyNonzero } from './predicates.js';
 import { weld } from './weld.js';
 
 export interface TriangleMesh {
@@ -121,6 +121,16 @@ export function validateMesh(positions: Float64Array, indices: Uint32Array): Mes
 export function isZeroAreaTriangle(positions: Float64Array, indices: Uint32Array, t: number): boolean {
   const a = 3 * indices[3 * t], b = 3 * indices[3 * t + 1], c = 3 * indices[3 * t + 2];
   const P = positions;
+  // A triangle of a CAD mesh often lies in a coordinate plane's normal direction (a cylinder's
+  // side seen along its axis), where one projection is exactly degenerate: look at all three with
+  // the filter first, and evaluate exactly only when none is certainly non-zero.
+  if (
+    orient2dCertainlyNonzero(P[a], P[a + 1], P[b], P[b + 1], P[c], P[c + 1]) ||
+    orient2dCertainlyNonzero(P[a + 1], P[a + 2], P[b + 1], P[b + 2], P[c + 1], P[c + 2]) ||
+    orient2dCertainlyNonzero(P[a + 2], P[a], P[b + 2], P[b], P[c + 2], P[c])
+  ) {
+    return false;
+  }
   return (
     orient2d(P[a], P[a + 1], P[b], P[b + 1], P[c], P[c + 1]) === 0 &&
     orient2d(P[a + 1], P[a + 2], P[b + 1], P[b + 2], P[c + 1], P[c + 2]) === 0 &&

@@ -300,6 +300,18 @@ export function orient2d(ax: number, ay: number, bx: number, by: number, cx: num
   return orient2dExact(ax, ay, bx, by, cx, cy);
 }
 
+/**
+ * Whether orient2d's floating-point filter alone certifies a non-zero sign (no exact evaluation):
+ * a cheap first look where most points are known to be off the line.
+ */
+export function orient2dCertainlyNonzero(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
+  const l = (bx - ax) * (cy - ay);
+  const r = (by - ay) * (cx - ax);
+  const det = l - r;
+  const bound = CCW_ERR_A * (Math.abs(l) + Math.abs(r)) + FILTER_TINY;
+  return det > bound || -det > bound;
+}
+
 /** orient3d with an exact sign (see the file comment). */
 export function orient3d(
   ax: number, ay: number, az: number,

@@ -114,6 +114,21 @@ describe('zero-area triangles are counted and sampled, never an error', () => {
     for (let t = 0; t < 8; t++) expect(isZeroAreaTriangle(positions, indices, t), `triangle ${t}`).toBe([1, 2, 3, 5, 6].includes(t));
   });
 
+  it('decides zero area as exact integer arithmetic does (coordinates on a coarse grid: collinear, axis-aligned and repeated points common)', () => {
+    // Coordinates are multiples of 1/4 (and one offset by 2⁻⁴⁰), so 2⁴² · coordinate is an integer.
+    const coord = fc.constantFrom(0, 1, -1, 2, 0.25, 3.5, 1 + 2 ** -40);
+    const big = (x: number): bigint => BigInt(x * 2 ** 42);
+    fc.assert(
+      fc.property(fc.array(coord, { minLength: 9, maxLength: 9 }), (v) => {
+        const [ax, ay, az, bx, by, bz, cx, cy, cz] = v.map(big) as [bigint, bigint, bigint, bigint, bigint, bigint, bigint, bigint, bigint];
+        const ux = bx - ax, uy = by - ay, uz = bz - az, wx = cx - ax, wy = cy - ay, wz = cz - az;
+        const zero = uy * wz - uz * wy === 0n && uz * wx - ux * wz === 0n && ux * wy - uy * wx === 0n;
+        expect(isZeroAreaTriangle(Float64Array.from(v), I(0, 1, 2), 0)).toBe(zero);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('a nearly collinear triangle (one ulp off the line) is not zero-area', () => {
     const positions = P(0, 0, 0, 1, 1, 1, 3, 3, 3 + 2 ** -51);
     expect(createMesh(positions, I(0, 1, 2)).report.zeroAreaTriangles).toBe(0);
