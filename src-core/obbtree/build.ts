@@ -626,7 +626,9 @@ function writeObb(B: Float64Array, o: number, F: Float64Array, E: Float64Array):
   const pad = INFLATE * scale + 1e-300;
   const H = HS;
   H[0] = 0.5 * (hi0 - lo0) + pad; H[1] = 0.5 * (hi1 - lo1) + pad; H[2] = 0.5 * (hi2 - lo2) + pad;
-  const m0 = 0.5 * (lo0 + hi0), m1 = 0.5 * (lo1 + hi1), m2 = 0.5 * (lo2 + hi2);
+  // + 0: a zero range's centre is +0, whichever zero the passes met first (the kernel's build
+  // meets a node's slots in another order: kernel/as/build.ts).
+  const m0 = 0.5 * (lo0 + hi0) + 0, m1 = 0.5 * (lo1 + hi1) + 0, m2 = 0.5 * (lo2 + hi2) + 0;
   B[o] = m0 * F[0] + m1 * F[3] + m2 * F[6];
   B[o + 1] = m0 * F[1] + m1 * F[4] + m2 * F[7];
   B[o + 2] = m0 * F[2] + m1 * F[5] + m2 * F[8];

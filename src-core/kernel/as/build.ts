@@ -7,7 +7,7 @@
 // The host (src-core/kernel/kernel.ts) copies the mesh's positions and indices into a scratch
 // block and passes the addresses of the build's arrays, all in that block: per triangle slot its
 // nine vertex coordinates (tv), its thirteen sums (ts: area, first and second moments, vertex
-// sum), its triangle (perm) and a projection (proj); the stack of pending groups with their sums;
+// sum) and its triangle (perm); the stack of pending groups with their sums;
 // the node store. `buildObb` returns the node count, or −1 when the node store is too small and −2
 // when the stack is (the host then retries with the bounds 2n − 1 and n). `finishObb` copies the
 // result into the tree's own block.
@@ -26,7 +26,7 @@ const INFLATE: f64 = 1.0 / 140737488355328.0;
 const THIRD: f64 = 1.0 / 3.0;
 const TWELFTH: f64 = 1.0 / 12.0;
 
-let tv: usize = 0, ts: usize = 0, perm: usize = 0, proj: usize = 0;
+let tv: usize = 0, ts: usize = 0, perm: usize = 0;
 
 // The frame being fitted (axes 0, 1, 2 as rows) and the vertex projections' ranges on it.
 let f0: f64 = 0, f1: f64 = 0, f2: f64 = 0, f3: f64 = 0, f4: f64 = 0, f5: f64 = 0, f6: f64 = 0, f7: f64 = 0, f8: f64 = 0;
@@ -150,52 +150,71 @@ function extentsPass(first: usize, end: usize): void {
   lo2 = f64x2.extract_lane(l2, 0); hi2 = f64x2.extract_lane(h2, 0);
 }
 
-/** extentsPass, and each slot's vertex projections on axis 0, summed, into proj. */
-function extentsAndProjections(first: usize, end: usize): void {
+/**
+ * One pass over slots [first, end): the ranges of their vertices on the frame's axes (as
+ * extentsPass), and a Hoare partition by `proj < threshold`, where proj is a slot's vertex
+ * projections on axis 0, summed. Each slot is measured when the partition first looks at it (a
+ * slot moves only after that), so the comparisons and swaps are obbtree/build.ts's
+ * (`extentsAndProjections` then `partitionByProjection`), and the ranges are its ranges but for
+ * the sign of a zero (the order differs; writeObb makes its zeros positive). A swap finds both
+ * slots in the cache. Returns the split position.
+ */
+function extentsAndPartition(first: usize, end: usize, threshold: f64): usize {
   const ax = f64x2(f0, f3), ay = f64x2(f1, f4), az = f64x2(f2, f5);
   const bx = f64x2.splat(f6), by = f64x2.splat(f7), bz = f64x2.splat(f8);
   let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity), l2 = f64x2.splat(Infinity), h2 = f64x2.splat(-Infinity);
-  for (let i = first; i < end; i++) {
-    const o = tv + i * 72;
-    const Px = load<f64>(o), Py = load<f64>(o, 8), Pz = load<f64>(o, 16);
-    const Qx = load<f64>(o, 24), Qy = load<f64>(o, 32), Qz = load<f64>(o, 40);
-    const Wx = load<f64>(o, 48), Wy = load<f64>(o, 56), Wz = load<f64>(o, 64);
-    const p = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Px)), f64x2.mul(ay, f64x2.splat(Py))), f64x2.mul(az, f64x2.splat(Pz)));
-    const q = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Qx)), f64x2.mul(ay, f64x2.splat(Qy))), f64x2.mul(az, f64x2.splat(Qz)));
-    const w = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Wx)), f64x2.mul(ay, f64x2.splat(Wy))), f64x2.mul(az, f64x2.splat(Wz)));
-    lo = f64x2.pmin(f64x2.pmin(f64x2.pmin(lo, p), q), w);
-    hi = f64x2.pmax(f64x2.pmax(f64x2.pmax(hi, p), q), w);
-    // Axis 2 in both lanes of a vector: the same products, sums and comparisons, without branches.
-    const p2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Px)), f64x2.mul(by, f64x2.splat(Py))), f64x2.mul(bz, f64x2.splat(Pz)));
-    const q2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Qx)), f64x2.mul(by, f64x2.splat(Qy))), f64x2.mul(bz, f64x2.splat(Qz)));
-    const w2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Wx)), f64x2.mul(by, f64x2.splat(Wy))), f64x2.mul(bz, f64x2.splat(Wz)));
-    l2 = f64x2.pmin(f64x2.pmin(f64x2.pmin(l2, p2), q2), w2);
-    h2 = f64x2.pmax(f64x2.pmax(f64x2.pmax(h2, p2), q2), w2);
-    store<f64>(proj + i * 8, f64x2.extract_lane(f64x2.add(f64x2.add(p, q), w), 0));
-  }
-  lo0 = f64x2.extract_lane(lo, 0); hi0 = f64x2.extract_lane(hi, 0);
-  lo1 = f64x2.extract_lane(lo, 1); hi1 = f64x2.extract_lane(hi, 1);
-  lo2 = f64x2.extract_lane(l2, 0); hi2 = f64x2.extract_lane(h2, 0);
-}
-
-/** Hoare partition of [first, end) by proj < threshold; the split position. */
-function partitionByProjection(first: usize, end: usize, threshold: f64): usize {
   let i = first, j = end - 1;
   while (true) {
-    while (i <= j && load<f64>(proj + i * 8) < threshold) i++;
-    while (i < j && !(load<f64>(proj + j * 8) < threshold)) j--;
+    while (i <= j) {
+      const o = tv + i * 72;
+      const Px = load<f64>(o), Py = load<f64>(o, 8), Pz = load<f64>(o, 16);
+      const Qx = load<f64>(o, 24), Qy = load<f64>(o, 32), Qz = load<f64>(o, 40);
+      const Wx = load<f64>(o, 48), Wy = load<f64>(o, 56), Wz = load<f64>(o, 64);
+      const p = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Px)), f64x2.mul(ay, f64x2.splat(Py))), f64x2.mul(az, f64x2.splat(Pz)));
+      const q = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Qx)), f64x2.mul(ay, f64x2.splat(Qy))), f64x2.mul(az, f64x2.splat(Qz)));
+      const w = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Wx)), f64x2.mul(ay, f64x2.splat(Wy))), f64x2.mul(az, f64x2.splat(Wz)));
+      lo = f64x2.pmin(f64x2.pmin(f64x2.pmin(lo, p), q), w);
+      hi = f64x2.pmax(f64x2.pmax(f64x2.pmax(hi, p), q), w);
+      const p2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Px)), f64x2.mul(by, f64x2.splat(Py))), f64x2.mul(bz, f64x2.splat(Pz)));
+      const q2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Qx)), f64x2.mul(by, f64x2.splat(Qy))), f64x2.mul(bz, f64x2.splat(Qz)));
+      const w2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Wx)), f64x2.mul(by, f64x2.splat(Wy))), f64x2.mul(bz, f64x2.splat(Wz)));
+      l2 = f64x2.pmin(f64x2.pmin(f64x2.pmin(l2, p2), q2), w2);
+      h2 = f64x2.pmax(f64x2.pmax(f64x2.pmax(h2, p2), q2), w2);
+      if (!(f64x2.extract_lane(f64x2.add(f64x2.add(p, q), w), 0) < threshold)) break;
+      i++;
+    }
+    while (i < j) {
+      const o = tv + j * 72;
+      const Px = load<f64>(o), Py = load<f64>(o, 8), Pz = load<f64>(o, 16);
+      const Qx = load<f64>(o, 24), Qy = load<f64>(o, 32), Qz = load<f64>(o, 40);
+      const Wx = load<f64>(o, 48), Wy = load<f64>(o, 56), Wz = load<f64>(o, 64);
+      const p = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Px)), f64x2.mul(ay, f64x2.splat(Py))), f64x2.mul(az, f64x2.splat(Pz)));
+      const q = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Qx)), f64x2.mul(ay, f64x2.splat(Qy))), f64x2.mul(az, f64x2.splat(Qz)));
+      const w = f64x2.add(f64x2.add(f64x2.mul(ax, f64x2.splat(Wx)), f64x2.mul(ay, f64x2.splat(Wy))), f64x2.mul(az, f64x2.splat(Wz)));
+      lo = f64x2.pmin(f64x2.pmin(f64x2.pmin(lo, p), q), w);
+      hi = f64x2.pmax(f64x2.pmax(f64x2.pmax(hi, p), q), w);
+      const p2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Px)), f64x2.mul(by, f64x2.splat(Py))), f64x2.mul(bz, f64x2.splat(Pz)));
+      const q2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Qx)), f64x2.mul(by, f64x2.splat(Qy))), f64x2.mul(bz, f64x2.splat(Qz)));
+      const w2 = f64x2.add(f64x2.add(f64x2.mul(bx, f64x2.splat(Wx)), f64x2.mul(by, f64x2.splat(Wy))), f64x2.mul(bz, f64x2.splat(Wz)));
+      l2 = f64x2.pmin(f64x2.pmin(f64x2.pmin(l2, p2), q2), w2);
+      h2 = f64x2.pmax(f64x2.pmax(f64x2.pmax(h2, p2), q2), w2);
+      if (f64x2.extract_lane(f64x2.add(f64x2.add(p, q), w), 0) < threshold) break;
+      j--;
+    }
     if (i >= j) break;
     swapSlots(i, j);
     i++;
     j--;
   }
+  lo0 = f64x2.extract_lane(lo, 0); hi0 = f64x2.extract_lane(hi, 0);
+  lo1 = f64x2.extract_lane(lo, 1); hi1 = f64x2.extract_lane(hi, 1);
+  lo2 = f64x2.extract_lane(l2, 0); hi2 = f64x2.extract_lane(h2, 0);
   return i;
 }
 
 function splitPass(first: usize, end: usize, cx: f64, cy: f64, cz: f64, parent: usize): usize {
-  extentsAndProjections(first, end);
   const threshold = 3 * (f0 * cx + f1 * cy + f2 * cz);
-  const mid = partitionByProjection(first, end, threshold);
+  const mid = extentsAndPartition(first, end, threshold);
   if (mid > first && mid < end) childSums(first, mid, end, parent);
   return mid;
 }
@@ -222,7 +241,8 @@ function writeObb(B: usize): void {
   const scale = max(max(max(abs(lo0), abs(hi0)), max(abs(lo1), abs(hi1))), max(abs(lo2), abs(hi2)));
   const pad = INFLATE * scale + 1e-300;
   const H0 = 0.5 * (hi0 - lo0) + pad, H1 = 0.5 * (hi1 - lo1) + pad, H2 = 0.5 * (hi2 - lo2) + pad;
-  const m0 = 0.5 * (lo0 + hi0), m1 = 0.5 * (lo1 + hi1), m2 = 0.5 * (lo2 + hi2);
+  // + 0: a zero range's centre is +0, whichever zero the passes met first.
+  const m0 = 0.5 * (lo0 + hi0) + 0, m1 = 0.5 * (lo1 + hi1) + 0, m2 = 0.5 * (lo2 + hi2) + 0;
   store<f64>(B, m0 * f0 + m1 * f3 + m2 * f6);
   store<f64>(B, m0 * f1 + m1 * f4 + m2 * f7, 8);
   store<f64>(B, m0 * f2 + m1 * f5 + m2 * f8, 16);
@@ -441,10 +461,10 @@ function pointFrame(first: usize, count: usize, rx: f64, ry: f64, rz: f64): void
  */
 export function buildObb(
   pos: usize, idx: usize, n: i32, leafSize: i32, rx: f64, ry: f64, rz: f64,
-  tvAt_: usize, tsAt: usize, permAt: usize, projAt: usize,
+  tvAt_: usize, tsAt: usize, permAt: usize,
   stack: usize, sums: usize, stackCap: i32, boxes: usize, nodes: usize, nodeCap: i32,
 ): i32 {
-  tv = tvAt_; ts = tsAt; perm = permAt; proj = projAt;
+  tv = tvAt_; ts = tsAt; perm = permAt;
   const N = <usize>n;
   for (let t: usize = 0; t < N; t++) store<u32>(perm + t * 4, <u32>t);
   fillSlots(pos, idx, N, rx, ry, rz);
