@@ -308,8 +308,7 @@ export function orient2dCertainlyNonzero(ax: number, ay: number, bx: number, by:
   const l = (bx - ax) * (cy - ay);
   const r = (by - ay) * (cx - ax);
   const det = l - r;
-  const bound = CCW_ERR_A * (Math.abs(l) + Math.abs(r)) + FILTER_TINY;
-  return det > bound || -det > bound;
+  return Math.abs(det) > CCW_ERR_A * (Math.abs(l) + Math.abs(r)) + FILTER_TINY;
 }
 
 /** orient3d with an exact sign (see the file comment). */
