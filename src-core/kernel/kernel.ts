@@ -52,7 +52,7 @@ const I = {
   aBoxes: 0, aNodes: 1, aTriVerts: 2, aPos: 3, aOrder: 4,
   bBoxes: 5, bNodes: 6, bTriVerts: 7, bPos: 8, bOrder: 9,
   nodeCache: 10, vertCacheB: 11, vertStampB: 12, vertCacheA: 13, vertStampA: 14,
-  stack: 15, nodeSlots: 16, pairs: 17, pairCap: 18, epoch: 19, any: 20, placed: 21,
+  stack: 15, pairs: 17, pairCap: 18, epoch: 19, any: 20, placed: 21,
   outPairs: 22, outBox: 23, outTri: 24, outExact: 25,
 } as const;
 /** First byte after page 1 (the parameter block, the triangle scratch, the expansion buffers). */
@@ -211,8 +211,6 @@ class Kernel {
   /** The scratch block and the capacities it was laid out for. */
   private scratchAt = 0;
   private scratchBytes = 0;
-  /** The scratch's first bytes, its stamps (zeroed when the block is reused). */
-  private stampBytes = 0;
   private nodeCap = 0;
   private vertCapB = 0;
   private vertCapA = 0;
@@ -477,11 +475,7 @@ class Kernel {
     return d;
   }
 
-  /**
-   * Lays out the scratch for these trees unless the current one fits: per B node its query stamp
-   * and entry in the dense node cache, the node cache, B's (and for placed queries A's) mapped
-   * vertices with their stamps, and the traversal stack. Only the stamps need zeros.
-   */
+  /** Lays out the scratch for these trees (zeroing its stamps) unless the current one fits. */
   private layOut(nodesB: number, vertsA: number, vertsB: number, stack: number): void {
     if (this.scratchAt && nodesB <= this.nodeCap && vertsB <= this.vertCapB && vertsA <= this.vertCapA && stack <= this.stackCap) return;
     if (this.scratchAt) this.arena.release(this.scratchAt, this.scratchBytes);
@@ -490,26 +484,22 @@ class Kernel {
     this.vertCapB = Math.max(vertsB, this.vertCapB);
     this.vertCapA = Math.max(vertsA, this.vertCapA);
     this.stackCap = Math.max(stack, this.stackCap);
-    const slotBytes = (8 * this.nodeCap + 15) & ~15, nodeBytes = 128 * this.nodeCap;
-    const stampBytesB = (4 * this.vertCapB + 15) & ~15, vertBytesB = 24 * this.vertCapB;
-    const stampBytesA = (4 * this.vertCapA + 15) & ~15, vertBytesA = 24 * this.vertCapA;
-    this.scratchBytes = slotBytes + stampBytesB + stampBytesA + nodeBytes + vertBytesB + vertBytesA + 8 * this.stackCap;
+    const nodeBytes = 128 * this.nodeCap;
+    const vertBytesB = 24 * this.vertCapB, stampBytesB = (4 * this.vertCapB + 15) & ~15;
+    const vertBytesA = 24 * this.vertCapA, stampBytesA = (4 * this.vertCapA + 15) & ~15;
+    this.scratchBytes = nodeBytes + vertBytesB + stampBytesB + vertBytesA + stampBytesA + 8 * this.stackCap;
     const base = this.arena.alloc(this.scratchBytes);
     this.scratchAt = base;
     this.view();
-    // The stamps first, together: never-used memory is zero already (and leaving it untouched
-    // spares committing its pages); reused memory has its stamps cleared.
-    this.stampBytes = slotBytes + stampBytesB + stampBytesA;
-    if (!this.arena.lastFresh) this.u8.fill(0, base, base + this.stampBytes);
+    // Never-used memory is zero already; leaving it untouched also spares committing its pages.
+    if (!this.arena.lastFresh) this.u8.fill(0, base, base + this.scratchBytes);
     const i = this.i32, p = (PARAMS + P_INT) / 4;
-    i[p + I.nodeSlots] = base;
-    i[p + I.vertStampB] = base + slotBytes;
-    i[p + I.vertStampA] = base + slotBytes + stampBytesB;
-    const data = base + this.stampBytes;
-    i[p + I.nodeCache] = data;
-    i[p + I.vertCacheB] = data + nodeBytes;
-    i[p + I.vertCacheA] = data + nodeBytes + vertBytesB;
-    i[p + I.stack] = data + nodeBytes + vertBytesB + vertBytesA;
+    i[p + I.nodeCache] = base;
+    i[p + I.vertCacheB] = base + nodeBytes;
+    i[p + I.vertStampB] = base + nodeBytes + vertBytesB;
+    i[p + I.vertCacheA] = base + nodeBytes + vertBytesB + stampBytesB;
+    i[p + I.vertStampA] = base + nodeBytes + vertBytesB + stampBytesB + vertBytesA;
+    i[p + I.stack] = base + nodeBytes + vertBytesB + stampBytesB + vertBytesA + stampBytesA;
     this.epoch = 0;
   }
 
@@ -557,7 +547,7 @@ class Kernel {
     }
     const F = this.view();
     if (++this.epoch >= 0xffffffff) {
-      this.u8.fill(0, this.scratchAt, this.scratchAt + this.stampBytes);
+      this.u8.fill(0, this.scratchAt, this.scratchAt + this.scratchBytes);
       this.epoch = 1;
     }
     if (placed) {

@@ -59,7 +59,6 @@ const I_VERT_STAMP_B = 12;
 const I_VERT_CACHE_A = 13;
 const I_VERT_STAMP_A = 14;
 const I_STACK = 15;
-const I_NODE_SLOTS = 16;
 const I_PAIRS = 17;
 const I_PAIR_CAP = 18;
 const I_EPOCH = 19;
@@ -89,9 +88,10 @@ const FILTER_UNDERFLOW: f64 = 1e-300;
 // ---- Query state (globals: read once from the block by `query`) -----------------------------
 let aBoxes: usize = 0, aNodes: usize = 0, aTriVerts: usize = 0, aPos: usize = 0, aOrder: usize = 0;
 let bBoxes: usize = 0, bNodes: usize = 0, bTriVerts: usize = 0, bPos: usize = 0, bOrder: usize = 0;
-let nodeCache: usize = 0, nodeSlots: usize = 0, nextSlot: u32 = 0, vertB: usize = 0, stampB: usize = 0, vertA: usize = 0, stampA: usize = 0;
+let nodeCache: usize = 0, vertB: usize = 0, stampB: usize = 0, vertA: usize = 0, stampA: usize = 0;
 let stackPtr: usize = 0, pairsPtr: usize = 0;
 let pairCap: i32 = 0, pairCount: i32 = 0, triTests: i32 = 0, exactCalls: i32 = 0;
+let epoch: f64 = 0;
 let epochU: u32 = 0;
 let stopAtFirst: bool = false, placed: bool = false;
 
@@ -119,30 +119,13 @@ let stopAtFirst: bool = false, placed: bool = false;
   store<f64>(o, load<f64>(T, 64) * x + load<f64>(T, 72) * y + load<f64>(T, 80) * z + load<f64>(T, 88), 16);
 }
 
-/**
- * B's node j mapped into A's frame, once per query: its entry in the dense node cache (centre,
- * half extents, axes). A query's mapped nodes take the cache's entries from the first on, in the
- * order the traversal meets them (`nodeSlots` holds, per node, the query stamp and the entry), so
- * a query touches the few pages its nodes need and the next query the same ones: on these
- * machines a page's first touch costs about as much as mapping a thousand boxes.
- */
-@inline function mappedNode(j: usize): usize {
-  const e = nodeSlots + (j << 3);
-  if (load<u32>(e) == epochU) return nodeCache + <usize>load<u32>(e, 4) * NC_STRIDE;
-  const slot = nextSlot++;
-  store<u32>(e, epochU);
-  store<u32>(e, slot, 4);
-  const c = nodeCache + <usize>slot * NC_STRIDE;
-  mapNode(j, c);
-  return c;
-}
-
-/** Maps B's node j into A's frame at c: centre, half extents, axes. */
-function mapNode(j: usize, c: usize): void {
-  const o = bBoxes + j * OBB_STRIDE, M = PARAMS + P_M;
+/** Maps B's node j into A's frame (once per query): stamp, centre, half extents, axes. */
+function mapNode(j: usize): void {
+  const o = bBoxes + j * OBB_STRIDE, c = nodeCache + j * NC_STRIDE, M = PARAMS + P_M;
   const r00 = load<f64>(M), r01 = load<f64>(M, 8), r02 = load<f64>(M, 16), t0 = load<f64>(M, 24);
   const r10 = load<f64>(M, 32), r11 = load<f64>(M, 40), r12 = load<f64>(M, 48), t1 = load<f64>(M, 56);
   const r20 = load<f64>(M, 64), r21 = load<f64>(M, 72), r22 = load<f64>(M, 80), t2 = load<f64>(M, 88);
+  store<f64>(c, epoch);
   let x = load<f64>(o), y = load<f64>(o, 8), z = load<f64>(o, 16);
   store<f64>(c, r00 * x + r01 * y + r02 * z + t0, 8);
   store<f64>(c, r10 * x + r11 * y + r12 * z + t1, 16);
@@ -159,9 +142,9 @@ function mapNode(j: usize, c: usize): void {
   }
 }
 
-/** 15-axis separating-axis test of A's box i against B's box mapped at c (see collide.ts). */
-function disjoint(i: usize, c: usize, eta: f64): bool {
-  const o = aBoxes + i * OBB_STRIDE;
+/** 15-axis separating-axis test of A's box i against B's mapped box j (see collide.ts). */
+function disjoint(i: usize, j: usize, eta: f64): bool {
+  const o = aBoxes + i * OBB_STRIDE, c = nodeCache + j * NC_STRIDE;
   const dx = load<f64>(c, 8) - load<f64>(o), dy = load<f64>(c, 16) - load<f64>(o, 8), dz = load<f64>(c, 24) - load<f64>(o, 16);
   const a0 = load<f64>(o, 24), a1 = load<f64>(o, 32), a2 = load<f64>(o, 40);
   const b0 = load<f64>(c, 32), b1 = load<f64>(c, 40), b2 = load<f64>(c, 48);
@@ -844,10 +827,10 @@ export function queryPose(len: i32, any: i32, epochValue: u32): i32 {
 function run(): i32 {
   aBoxes = pi(I_A_BOXES); aNodes = pi(I_A_NODES); aTriVerts = pi(I_A_TRIVERTS); aPos = pi(I_A_POS); aOrder = pi(I_A_ORDER);
   bBoxes = pi(I_B_BOXES); bNodes = pi(I_B_NODES); bTriVerts = pi(I_B_TRIVERTS); bPos = pi(I_B_POS); bOrder = pi(I_B_ORDER);
-  nodeCache = pi(I_NODE_CACHE); nodeSlots = pi(I_NODE_SLOTS); nextSlot = 0; vertB = pi(I_VERT_CACHE_B); stampB = pi(I_VERT_STAMP_B);
+  nodeCache = pi(I_NODE_CACHE); vertB = pi(I_VERT_CACHE_B); stampB = pi(I_VERT_STAMP_B);
   vertA = pi(I_VERT_CACHE_A); stampA = pi(I_VERT_STAMP_A);
   stackPtr = pi(I_STACK); pairsPtr = pi(I_PAIRS); pairCap = pi(I_PAIR_CAP);
-  epochU = <u32>pi(I_EPOCH);
+  epochU = <u32>pi(I_EPOCH); epoch = <f64>epochU;
   stopAtFirst = pi(I_ANY) != 0; placed = pi(I_PLACED) != 0;
   pairCount = 0; triTests = 0; exactCalls = 0;
   const eta = load<f64>(PARAMS + P_ETA);
@@ -859,16 +842,16 @@ function run(): i32 {
   while (sp > 0) {
     sp -= 8;
     const i = <usize>load<u32>(S + sp), j = <usize>load<u32>(S + sp, 4);
-    const c = mappedNode(j);
+    if (load<f64>(nodeCache + j * NC_STRIDE) != epoch) mapNode(j);
     boxTests++;
-    if (disjoint(i, c, eta)) continue;
+    if (disjoint(i, j, eta)) continue;
     const aCount = load<u32>(aNodes + (i << 3), 4), bCount = load<u32>(bNodes + (j << 3), 4);
     if (aCount > 0 && bCount > 0) {
       if (leafPair(load<u32>(aNodes + (i << 3)), aCount, load<u32>(bNodes + (j << 3)), bCount)) break;
       continue;
     }
     // Descend into B when A is a leaf, or when B's box is larger (longest half extent).
-    if (aCount > 0 || (bCount == 0 && load<f64>(c, 32) > load<f64>(aBoxes + i * OBB_STRIDE, 24))) {
+    if (aCount > 0 || (bCount == 0 && load<f64>(nodeCache + j * NC_STRIDE, 32) > load<f64>(aBoxes + i * OBB_STRIDE, 24))) {
       store<u32>(S + sp, <u32>i); store<u32>(S + sp, load<u32>(bNodes + (j << 3)), 4);
       store<u32>(S + sp, <u32>i, 8); store<u32>(S + sp, <u32>j + 1, 12);
     } else {
