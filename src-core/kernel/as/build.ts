@@ -163,6 +163,8 @@ function extentsAndPartition(first: usize, end: usize, threshold: f64): usize {
   const ax = f64x2(f0, f3), ay = f64x2(f1, f4), az = f64x2(f2, f5);
   const bx = f64x2.splat(f6), by = f64x2.splat(f7), bz = f64x2.splat(f8);
   let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity), l2 = f64x2.splat(Infinity), h2 = f64x2.splat(-Infinity);
+  // The measuring is written out in both scans, each a tight loop with the ranges in locals: as
+  // one loop with a direction flag, builds were 4–10 % slower (cylinder 200k, torus-500k).
   let i = first, j = end - 1;
   while (true) {
     while (i <= j) {
