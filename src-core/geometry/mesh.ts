@@ -7,7 +7,7 @@
  * Triangle indices are the mesh's own order (the order the importer produced); trees keep a map
  * back to them so results always speak of original triangle numbers.
  */
-import { orient2d, orient2dCertainlyNonzero } from './predicates.js';
+import { orient2dCertainlyNonzero, orient2dExact } from './predicates.js';
 import { weld } from './weld.js';
 
 export interface TriangleMesh {
@@ -132,9 +132,9 @@ export function isZeroAreaTriangle(positions: Float64Array, indices: Uint32Array
     return false;
   }
   return (
-    orient2d(P[a], P[a + 1], P[b], P[b + 1], P[c], P[c + 1]) === 0 &&
-    orient2d(P[a + 1], P[a + 2], P[b + 1], P[b + 2], P[c + 1], P[c + 2]) === 0 &&
-    orient2d(P[a + 2], P[a], P[b + 2], P[b], P[c + 2], P[c]) === 0
+    orient2dExact(P[a], P[a + 1], P[b], P[b + 1], P[c], P[c + 1]) === 0 &&
+    orient2dExact(P[a + 1], P[a + 2], P[b + 1], P[b + 2], P[c + 1], P[c + 2]) === 0 &&
+    orient2dExact(P[a + 2], P[a], P[b + 2], P[b], P[c + 2], P[c]) === 0
   );
 }
 
