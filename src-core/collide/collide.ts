@@ -82,10 +82,15 @@ const Q = {
   eta: 0,
 };
 
-function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform | null, mode: CollideMode, placementA?: Rigid, placementB?: Rigid): void {
+/** What every query checks first, in TypeScript or in the kernel: not re-entered, both trees live. */
+function checkQueryStart(a: BvTree, b: BvTree): void {
   if (busy) throw new Error('collide is not re-entrant');
   assertLiveTree(a);
   assertLiveTree(b);
+}
+
+function beginQuery(a: BvTree, b: BvTree, transform: RigidTransform | null, mode: CollideMode, placementA?: Rigid, placementB?: Rigid): void {
+  checkQueryStart(a, b);
   if (a.kind !== b.kind) throw new TypeError(`both trees must be of one kind (got ${a.kind} and ${b.kind})`);
   placedQuery = transform === null;
   let worldSlack = 0;
@@ -319,9 +324,7 @@ function kernelQuery(
   wasm: NonNullable<ReturnType<typeof queryKernel>>, a: ObbTree, b: ObbTree,
   transform: RigidTransform | null, placementA: Rigid | null, placementB: Rigid | null, mode: CollideMode,
 ): CollideResult | null {
-  if (busy) throw new Error('collide is not re-entrant');
-  assertLiveTree(a);
-  assertLiveTree(b);
+  checkQueryStart(a, b);
   let pose: Float64Array | null = null;
   if (transform !== null) {
     pose = transform instanceof Float64Array && (transform.length === 12 || transform.length === 16) ? transform : parseRigid(transform, M);
