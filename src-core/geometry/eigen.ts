@@ -172,20 +172,36 @@ function unitInto(x: number, y: number, z: number): void {
 }
 
 /**
+ * 1, or a power of two that brings the largest |component| of (x, y, z) into [2⁻⁴⁷⁴, 2¹⁰⁰] when
+ * it lies below 2⁻⁵⁰⁰ or above 2⁵⁰⁰ (zero and non-finite vectors: 1).
+ */
+function powerOfTwoScale(x: number, y: number, z: number): number {
+  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  if (m > 0 && m < 2 ** -500) return 2 ** 600;
+  if (m > 2 ** 500 && m < Infinity) return 2 ** -600;
+  return 1;
+}
+
+/**
  * Makes out[o..o+2] a unit vector, out[o+3..o+5] a unit vector orthogonal to it (Gram–Schmidt),
  * and writes their cross product to out[o+6..o+8]: a right-handed orthonormal frame to rounding.
  * Degenerate inputs (zero or parallel vectors) are completed with arbitrary perpendiculars.
  */
 export function orthonormalFrame(out: Float64Array, o: number): void {
-  let ax = out[o], ay = out[o + 1], az = out[o + 2];
+  // Vectors whose squares would underflow or overflow are first scaled by a power of two (exact;
+  // the direction is all that matters). Others are left as they are, to the bit.
+  let k = powerOfTwoScale(out[o], out[o + 1], out[o + 2]);
+  let ax = out[o] * k, ay = out[o + 1] * k, az = out[o + 2] * k;
+  k = powerOfTwoScale(out[o + 3], out[o + 4], out[o + 5]);
+  const b0x = out[o + 3] * k, b0y = out[o + 4] * k, b0z = out[o + 5] * k;
   let len = Math.sqrt(ax * ax + ay * ay + az * az);
   if (!(len > 0) || !Number.isFinite(len)) { ax = 1; ay = 0; az = 0; len = 1; }
   ax /= len; ay /= len; az /= len;
-  let bx = out[o + 3], by = out[o + 4], bz = out[o + 5];
+  let bx = b0x, by = b0y, bz = b0z;
   let d = ax * bx + ay * by + az * bz;
   bx -= d * ax; by -= d * ay; bz -= d * az;
   len = Math.sqrt(bx * bx + by * by + bz * bz);
-  if (!(len > 1e-8 * Math.sqrt(out[o + 3] * out[o + 3] + out[o + 4] * out[o + 4] + out[o + 5] * out[o + 5])) || !Number.isFinite(len)) {
+  if (!(len > 1e-8 * Math.sqrt(b0x * b0x + b0y * b0y + b0z * b0z)) || !Number.isFinite(len)) {
     // Any vector perpendicular to a: cross a with the coordinate axis it is least aligned with.
     const x = Math.abs(ax), y = Math.abs(ay), z = Math.abs(az);
     if (x <= y && x <= z) { bx = 0; by = az; bz = -ay; }

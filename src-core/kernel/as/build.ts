@@ -266,17 +266,28 @@ function writeObb(B: usize): void {
 
 // ---- Fits (geometry/obbFit.ts, geometry/eigen.ts) -------------------------------------------
 
+/** eigen.ts's powerOfTwoScale. */
+function powerOfTwoScale(x: f64, y: f64, z: f64): f64 {
+  const m = max(max(abs(x), abs(y)), abs(z));
+  if (m > 0 && m < 3.054936363499605e-151) return 4.149515568880993e+180; // 2⁻⁵⁰⁰, 2⁶⁰⁰
+  if (m > 3.273390607896142e+150 && m < Infinity) return 2.409919865102884e-181; // 2⁵⁰⁰, 2⁻⁶⁰⁰
+  return 1;
+}
+
 /** orthonormalFrame on the frame's first two rows (f0..f5): the frame, right-handed. */
 function orthonormalFrame(): void {
-  let ax = f0, ay = f1, az = f2;
+  let k = powerOfTwoScale(f0, f1, f2);
+  let ax = f0 * k, ay = f1 * k, az = f2 * k;
+  k = powerOfTwoScale(f3, f4, f5);
+  const b0x = f3 * k, b0y = f4 * k, b0z = f5 * k;
   let len = sqrt<f64>(ax * ax + ay * ay + az * az);
   if (!(len > 0) || !isFinite(len)) { ax = 1; ay = 0; az = 0; len = 1; }
   ax /= len; ay /= len; az /= len;
-  let bx = f3, by = f4, bz = f5;
+  let bx = b0x, by = b0y, bz = b0z;
   let d = ax * bx + ay * by + az * bz;
   bx -= d * ax; by -= d * ay; bz -= d * az;
   len = sqrt<f64>(bx * bx + by * by + bz * bz);
-  if (!(len > 1e-8 * sqrt<f64>(f3 * f3 + f4 * f4 + f5 * f5)) || !isFinite(len)) {
+  if (!(len > 1e-8 * sqrt<f64>(b0x * b0x + b0y * b0y + b0z * b0z)) || !isFinite(len)) {
     const x = abs(ax), y = abs(ay), z = abs(az);
     if (x <= y && x <= z) { bx = 0; by = az; bz = -ay; }
     else if (y <= z) { bx = -az; by = 0; bz = ax; }

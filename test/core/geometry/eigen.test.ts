@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { symmetricEigen3 } from '../../../src-core/geometry/eigen.js';
+import { orthonormalFrame, symmetricEigen3 } from '../../../src-core/geometry/eigen.js';
 
 type Sym = [number, number, number, number, number, number];
 
@@ -103,5 +103,35 @@ describe('symmetricEigen3', () => {
     const out = new Float64Array(12);
     symmetricEigen3(NaN, 0, 0, 1, 0, 1, out);
     expect(Array.from(out.subarray(3))).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  });
+});
+
+describe('orthonormalFrame', () => {
+  const component = fc.oneof(fc.double({ min: 1e-3, max: 1e3, noNaN: true }), fc.double({ min: -1e3, max: -1e-3, noNaN: true }), fc.constant(0));
+  const vec = fc.tuple(component, component, component);
+  it('gives the same frame, to the bit, for vectors scaled by powers of two whose squares would underflow or overflow', () => {
+    fc.assert(
+      fc.property(vec, vec, fc.constantFrom(-1000, -900, -700, -520, 520, 700, 900, 1000), (a, b, e) => {
+        const plain = new Float64Array([...a, ...b, 0, 0, 0]);
+        orthonormalFrame(plain, 0);
+        const k = 2 ** e;
+        const scaled = new Float64Array([a[0] * k, a[1] * k, a[2] * k, b[0] * k, b[1] * k, b[2] * k, 0, 0, 0]);
+        orthonormalFrame(scaled, 0);
+        expect(Array.from(scaled).map((x) => x + 0)).toEqual(Array.from(plain).map((x) => x + 0));
+        // A unit, right-handed frame either way.
+        for (let i = 0; i < 3; i++) {
+          const n = Math.hypot(scaled[3 * i]!, scaled[3 * i + 1]!, scaled[3 * i + 2]!);
+          expect(Math.abs(n - 1)).toBeLessThan(1e-14);
+        }
+      }),
+      { numRuns: 500, seed: 20261206 },
+    );
+  });
+
+  it('completes a frame from a subnormal vector', () => {
+    const f = new Float64Array([0, 0, -5e-324, 0, 0, 0, 0, 0, 0]);
+    orthonormalFrame(f, 0);
+    expect(f[2]).toBe(-1);
+    for (let i = 0; i < 3; i++) expect(Math.hypot(f[3 * i]!, f[3 * i + 1]!, f[3 * i + 2]!)).toBeCloseTo(1, 14);
   });
 });
