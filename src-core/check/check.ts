@@ -37,7 +37,7 @@
  */
 import type { TriangleMesh } from '../geometry/mesh.js';
 import { edgeReport, volumeProps } from '../geometry/meshProps.js';
-import { OBB_STRIDE } from '../obbtree/layout.js';
+import { obbAxes } from '../obbtree/layout.js';
 import { collidePlaced } from '../collide/collide.js';
 import { minDistance, pointInMesh } from '../collide/proximity.js';
 import { applyPoint, compose, invert, parseRigid, type Rigid } from '../geometry/rigid.js';
@@ -127,15 +127,17 @@ interface Prepared {
 
 function worldBounds(part: CheckPart, m: Float64Array): Float64Array {
   const B = part.tree.boxes;
+  const axes = new Float64Array(9);
+  obbAxes(B, 0, axes);
   const out = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
   for (let corner = 0; corner < 8; corner++) {
     let x = B[0], y = B[1], z = B[2];
     for (let k = 0; k < 3; k++) {
       const s = (corner >> k) & 1 ? 1 : -1;
       const h = B[3 + k] * s;
-      x += h * B[OBB_STRIDE - 9 + 3 * k];
-      y += h * B[OBB_STRIDE - 8 + 3 * k];
-      z += h * B[OBB_STRIDE - 7 + 3 * k];
+      x += h * axes[3 * k];
+      y += h * axes[3 * k + 1];
+      z += h * axes[3 * k + 2];
     }
     const p = applyPoint(m, x, y, z);
     for (let k = 0; k < 3; k++) {

@@ -238,12 +238,18 @@ function mapObbNode(BB: Float64Array, j: number): void {
   C[c + 2] = r10 * x + r11 * y + r12 * z + M[7];
   C[c + 3] = r20 * x + r21 * y + r22 * z + M[11];
   C[c + 4] = BB[o + 3]; C[c + 5] = BB[o + 4]; C[c + 6] = BB[o + 5];
-  for (let k = 0; k < 3; k++) {
-    x = BB[o + 6 + 3 * k]; y = BB[o + 7 + 3 * k]; z = BB[o + 8 + 3 * k];
-    C[c + 7 + 3 * k] = r00 * x + r01 * y + r02 * z;
-    C[c + 8 + 3 * k] = r10 * x + r11 * y + r12 * z;
-    C[c + 9 + 3 * k] = r20 * x + r21 * y + r22 * z;
-  }
+  const ax = BB[o + 6], ay = BB[o + 7], az = BB[o + 8], bx = BB[o + 9], by = BB[o + 10], bz = BB[o + 11];
+  C[c + 7] = r00 * ax + r01 * ay + r02 * az;
+  C[c + 8] = r10 * ax + r11 * ay + r12 * az;
+  C[c + 9] = r20 * ax + r21 * ay + r22 * az;
+  C[c + 10] = r00 * bx + r01 * by + r02 * bz;
+  C[c + 11] = r10 * bx + r11 * by + r12 * bz;
+  C[c + 12] = r20 * bx + r21 * by + r22 * bz;
+  // The third axis, as layout.ts's obbAxes forms it.
+  x = ay * bz - az * by; y = az * bx - ax * bz; z = ax * by - ay * bx;
+  C[c + 13] = r00 * x + r01 * y + r02 * z;
+  C[c + 14] = r10 * x + r11 * y + r12 * z;
+  C[c + 15] = r20 * x + r21 * y + r22 * z;
 }
 
 /**
@@ -261,19 +267,19 @@ function obbDisjoint(AB: Float64Array, C: Float64Array, i: number, j: number, et
   const e2x = C[c + 13], e2y = C[c + 14], e2z = C[c + 15];
 
   // A's axis 0
-  let ux = AB[o + 6], uy = AB[o + 7], uz = AB[o + 8];
-  const T0 = ux * dx + uy * dy + uz * dz;
-  const R00 = ux * e0x + uy * e0y + uz * e0z, R01 = ux * e1x + uy * e1y + uz * e1z, R02 = ux * e2x + uy * e2y + uz * e2z;
+  const px = AB[o + 6], py = AB[o + 7], pz = AB[o + 8];
+  const T0 = px * dx + py * dy + pz * dz;
+  const R00 = px * e0x + py * e0y + pz * e0z, R01 = px * e1x + py * e1y + pz * e1z, R02 = px * e2x + py * e2y + pz * e2z;
   const Q00 = Math.abs(R00), Q01 = Math.abs(R01), Q02 = Math.abs(R02);
   if (Math.abs(T0) > a0 + b0 * Q00 + b1 * Q01 + b2 * Q02 + eta) return true;
   // A's axis 1
-  ux = AB[o + 9]; uy = AB[o + 10]; uz = AB[o + 11];
-  const T1 = ux * dx + uy * dy + uz * dz;
-  const R10 = ux * e0x + uy * e0y + uz * e0z, R11 = ux * e1x + uy * e1y + uz * e1z, R12 = ux * e2x + uy * e2y + uz * e2z;
+  const qx = AB[o + 9], qy = AB[o + 10], qz = AB[o + 11];
+  const T1 = qx * dx + qy * dy + qz * dz;
+  const R10 = qx * e0x + qy * e0y + qz * e0z, R11 = qx * e1x + qy * e1y + qz * e1z, R12 = qx * e2x + qy * e2y + qz * e2z;
   const Q10 = Math.abs(R10), Q11 = Math.abs(R11), Q12 = Math.abs(R12);
   if (Math.abs(T1) > a1 + b0 * Q10 + b1 * Q11 + b2 * Q12 + eta) return true;
-  // A's axis 2
-  ux = AB[o + 12]; uy = AB[o + 13]; uz = AB[o + 14];
+  // A's axis 2: the cross product of the stored two (layout.ts's obbAxes)
+  const ux = py * qz - pz * qy, uy = pz * qx - px * qz, uz = px * qy - py * qx;
   const T2 = ux * dx + uy * dy + uz * dz;
   const R20 = ux * e0x + uy * e0y + uz * e0z, R21 = ux * e1x + uy * e1y + uz * e1z, R22 = ux * e2x + uy * e2y + uz * e2z;
   const Q20 = Math.abs(R20), Q21 = Math.abs(R21), Q22 = Math.abs(R22);
@@ -548,9 +554,10 @@ function traverseHybrid(a: HybridTree, b: HybridTree): number {
     } else if (sb >= 0) {
       // B's sphere (mapped) against A's box.
       const r = SB[sb * SPHERE_STRIDE + 3] + eta;
+      const ax = AB[oa + 6], ay = AB[oa + 7], az = AB[oa + 8], bx = AB[oa + 9], by = AB[oa + 10], bz = AB[oa + 11];
       const d2 = pointBoxDistance2(
         SC[3 * j], SC[3 * j + 1], SC[3 * j + 2], AB[oa], AB[oa + 1], AB[oa + 2], AB[oa + 3], AB[oa + 4], AB[oa + 5],
-        AB[oa + 6], AB[oa + 7], AB[oa + 8], AB[oa + 9], AB[oa + 10], AB[oa + 11], AB[oa + 12], AB[oa + 13], AB[oa + 14],
+        ax, ay, az, bx, by, bz, ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx,
       );
       if (d2 > r * r) continue;
       sizeA = AB[oa + 3];

@@ -9,7 +9,7 @@
  */
 import { CLOSEST, pointTriangleDistance2, triangleDistance2 } from '../geometry/triDistance.js';
 import { triTriIntersect } from '../geometry/triTri.js';
-import { OBB_STRIDE, type ObbTree } from '../obbtree/layout.js';
+import { OBB_STRIDE, obbAxes, type ObbTree } from '../obbtree/layout.js';
 import type { Rigid } from '../geometry/rigid.js';
 import { assertLiveTree, KernelMemoryError, queryKernel } from '../kernel/kernel.js';
 import { activeQueryKernel } from './collide.js';
@@ -28,6 +28,9 @@ const M = new Float64Array(12);
 let stack = new Int32Array(256);
 const TA = new Float64Array(9);
 const TB = new Float64Array(9);
+/** A box's three axes (obbAxes), for the box tests below. */
+const AX = new Float64Array(9);
+const BX = new Float64Array(9);
 
 function growStack(): void {
   const s = new Int32Array(stack.length * 2);
@@ -62,28 +65,30 @@ function boxGap(AB: Float64Array, BB: Float64Array, i: number, j: number): numbe
   const b0 = BB[ob + 3], b1 = BB[ob + 4], b2 = BB[ob + 5];
   let gap = 0;
   // R[i][k] = A axis i · (M_R · B axis k)
-  const E = TB;
+  const A = AX, E = TB;
+  obbAxes(AB, o, A);
+  obbAxes(BB, ob, BX);
   for (let k = 0; k < 3; k++) {
-    const ex = BB[ob + 6 + 3 * k], ey = BB[ob + 7 + 3 * k], ez = BB[ob + 8 + 3 * k];
+    const ex = BX[3 * k], ey = BX[3 * k + 1], ez = BX[3 * k + 2];
     E[3 * k] = M[0] * ex + M[1] * ey + M[2] * ez;
     E[3 * k + 1] = M[4] * ex + M[5] * ey + M[6] * ez;
     E[3 * k + 2] = M[8] * ex + M[9] * ey + M[10] * ez;
   }
   const R = TA;
-  const T0 = AB[o + 6] * dx + AB[o + 7] * dy + AB[o + 8] * dz;
-  const T1 = AB[o + 9] * dx + AB[o + 10] * dy + AB[o + 11] * dz;
-  const T2 = AB[o + 12] * dx + AB[o + 13] * dy + AB[o + 14] * dz;
+  const T0 = A[0] * dx + A[1] * dy + A[2] * dz;
+  const T1 = A[3] * dx + A[4] * dy + A[5] * dz;
+  const T2 = A[6] * dx + A[7] * dy + A[8] * dz;
   for (let r = 0; r < 3; r++) {
-    const ux = AB[o + 6 + 3 * r], uy = AB[o + 7 + 3 * r], uz = AB[o + 8 + 3 * r];
+    const ux = A[3 * r], uy = A[3 * r + 1], uz = A[3 * r + 2];
     for (let k = 0; k < 3; k++) R[3 * r + k] = Math.abs(ux * E[3 * k] + uy * E[3 * k + 1] + uz * E[3 * k + 2]);
   }
   gap = Math.max(gap, Math.abs(T0) - a0 - b0 * R[0] - b1 * R[1] - b2 * R[2]);
   gap = Math.max(gap, Math.abs(T1) - a1 - b0 * R[3] - b1 * R[4] - b2 * R[5]);
   gap = Math.max(gap, Math.abs(T2) - a2 - b0 * R[6] - b1 * R[7] - b2 * R[8]);
   for (let k = 0; k < 3; k++) {
-    const t = Math.abs(T0 * (AB[o + 6] * E[3 * k] + AB[o + 7] * E[3 * k + 1] + AB[o + 8] * E[3 * k + 2]) +
-      T1 * (AB[o + 9] * E[3 * k] + AB[o + 10] * E[3 * k + 1] + AB[o + 11] * E[3 * k + 2]) +
-      T2 * (AB[o + 12] * E[3 * k] + AB[o + 13] * E[3 * k + 1] + AB[o + 14] * E[3 * k + 2]));
+    const t = Math.abs(T0 * (A[0] * E[3 * k] + A[1] * E[3 * k + 1] + A[2] * E[3 * k + 2]) +
+      T1 * (A[3] * E[3 * k] + A[4] * E[3 * k + 1] + A[5] * E[3 * k + 2]) +
+      T2 * (A[6] * E[3 * k] + A[7] * E[3 * k + 1] + A[8] * E[3 * k + 2]));
     const rb = k === 0 ? b0 : k === 1 ? b1 : b2;
     gap = Math.max(gap, t - a0 * R[k] - a1 * R[3 + k] - a2 * R[6 + k] - rb);
   }
@@ -165,8 +170,9 @@ function pointBoxDistance(B: Float64Array, i: number, px: number, py: number, pz
   const o = i * OBB_STRIDE;
   const dx = px - B[o], dy = py - B[o + 1], dz = pz - B[o + 2];
   let d2 = 0;
+  obbAxes(B, o, AX);
   for (let k = 0; k < 3; k++) {
-    const s = Math.abs(dx * B[o + 6 + 3 * k] + dy * B[o + 7 + 3 * k] + dz * B[o + 8 + 3 * k]) - B[o + 3 + k];
+    const s = Math.abs(dx * AX[3 * k] + dy * AX[3 * k + 1] + dz * AX[3 * k + 2]) - B[o + 3 + k];
     if (s > 0) d2 += s * s;
   }
   return Math.sqrt(d2);
@@ -222,8 +228,9 @@ function rayHitsBox(B: Float64Array, i: number, ox: number, oy: number, oz: numb
   const o = i * OBB_STRIDE;
   const rx = ox - B[o], ry = oy - B[o + 1], rz = oz - B[o + 2];
   let t0 = 0, t1 = tMax;
+  obbAxes(B, o, AX);
   for (let k = 0; k < 3; k++) {
-    const ax = B[o + 6 + 3 * k], ay = B[o + 7 + 3 * k], az = B[o + 8 + 3 * k];
+    const ax = AX[3 * k], ay = AX[3 * k + 1], az = AX[3 * k + 2];
     const h = B[o + 3 + k] * (1 + 1e-9) + 1e-12;
     const s = rx * ax + ry * ay + rz * az;
     const v = dx * ax + dy * ay + dz * az;

@@ -8,7 +8,7 @@
  * runs once per request for one pair, never in a loop.
  */
 import { triTriIntersect } from '../geometry/triTri.js';
-import { OBB_STRIDE, type ObbTree } from '../obbtree/layout.js';
+import { OBB_STRIDE, obbAxes, type ObbTree } from '../obbtree/layout.js';
 import { relative, type Rigid } from '../geometry/rigid.js';
 
 const U = 2 ** -53;
@@ -52,11 +52,14 @@ function overlap(AB: Float64Array, BB: Float64Array, i: number, j: number, M: Fl
   const ca = [AB[o], AB[o + 1], AB[o + 2]];
   const ha = [AB[o + 3], AB[o + 4], AB[o + 5]];
   const hb = [BB[ob + 3], BB[ob + 4], BB[ob + 5]];
-  const ea = [0, 1, 2].map((k) => [AB[o + 6 + 3 * k], AB[o + 7 + 3 * k], AB[o + 8 + 3 * k]]);
+  const axA = new Float64Array(9), axB = new Float64Array(9);
+  obbAxes(AB, o, axA);
+  obbAxes(BB, ob, axB);
+  const ea = [0, 1, 2].map((k) => [axA[3 * k], axA[3 * k + 1], axA[3 * k + 2]]);
   const x = BB[ob], y = BB[ob + 1], z = BB[ob + 2];
   const cb = [M[0] * x + M[1] * y + M[2] * z + M[3], M[4] * x + M[5] * y + M[6] * z + M[7], M[8] * x + M[9] * y + M[10] * z + M[11]];
   const eb = [0, 1, 2].map((k) => {
-    const u = BB[ob + 6 + 3 * k], v = BB[ob + 7 + 3 * k], w = BB[ob + 8 + 3 * k];
+    const u = axB[3 * k], v = axB[3 * k + 1], w = axB[3 * k + 2];
     return [M[0] * u + M[1] * v + M[2] * w, M[4] * u + M[5] * v + M[6] * w, M[8] * u + M[9] * v + M[10] * w];
   });
   const d = [cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]];
@@ -94,6 +97,7 @@ export function traceCollide(a: ObbTree, placementA: Rigid, b: ObbTree, placemen
   const WA = world(a, MA), WB = world(b, MB);
 
   const boxes: number[] = [];
+  const axes = new Float64Array(9);
   let omitted = 0;
   const record = (side: 0 | 1, tree: ObbTree, T: Float64Array, node: number, depth: number, outcome: number): void => {
     if (depth > maxDepth) return;
@@ -103,8 +107,9 @@ export function traceCollide(a: ObbTree, placementA: Rigid, b: ObbTree, placemen
     boxes.push(side, depth, outcome,
       T[0] * x + T[1] * y + T[2] * z + T[3], T[4] * x + T[5] * y + T[6] * z + T[7], T[8] * x + T[9] * y + T[10] * z + T[11],
       B[o + 3], B[o + 4], B[o + 5]);
+    obbAxes(B, o, axes);
     for (let k = 0; k < 3; k++) {
-      const u = B[o + 6 + 3 * k], v = B[o + 7 + 3 * k], w = B[o + 8 + 3 * k];
+      const u = axes[3 * k], v = axes[3 * k + 1], w = axes[3 * k + 2];
       boxes.push(T[0] * u + T[1] * v + T[2] * w, T[4] * u + T[5] * v + T[6] * w, T[8] * u + T[9] * v + T[10] * w);
     }
   };

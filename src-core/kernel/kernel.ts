@@ -19,7 +19,7 @@
  * the traversal stack) and the pair list.
  */
 import { triTriIntersect } from '../geometry/triTri.js';
-import type { ObbTree, HybridTree } from '../obbtree/layout.js';
+import { OBB_STRIDE, type ObbTree, type HybridTree } from '../obbtree/layout.js';
 import { KERNEL_WASM_BASE64 } from './kernelBinary.js';
 import { decodeBase64, precompiledKernel } from './precompiled.js';
 
@@ -390,7 +390,7 @@ class Kernel {
     let stackCap = this.buildCaps.stack ?? Math.min(n + 2, 4096);
     for (;;) {
       const size = (b: number): number => (b + 15) & ~15;
-      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, 12 * stackCap, 104 * stackCap, 120 * nodeCap, 8 * nodeCap];
+      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, 12 * stackCap, 104 * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
       const total = parts.reduce((sum, b) => sum + size(b), 0);
       if (total > this.buildBytes) {
         if (this.buildAt) this.arena.release(this.buildAt, this.buildBytes);
@@ -419,7 +419,7 @@ class Kernel {
       // A store or stack too small (rare: deep or unbalanced trees): again with the bounds.
       if (count === -1) { nodeCap = 2 * n + 16; continue; }
       if (count === -2) { stackCap = n + 2; continue; }
-      const storage = this.treeStorage(count, 15, n, positions.length);
+      const storage = this.treeStorage(count, OBB_STRIDE, n, positions.length);
       this.finishFn(
         count, n, positions.length, boxes, nodes, perm, idx, pos,
         storage.boxes.byteOffset, storage.nodes.byteOffset, storage.positions.byteOffset,

@@ -619,8 +619,18 @@ function sumSlots(ts: Float64Array, first: number, end: number, out: Float64Arra
 /**
  * Writes an OBB from a frame F (three axes) and the vertex projections' ranges E on them: axes
  * sorted by decreasing extent (kept right-handed), half extents inflated against rounding.
+ *
+ * Only the first two axes are stored; readers form the third as their cross product
+ * (layout.ts's obbAxes). That is F's own third axis, signed, to the bit whenever the sort keeps it
+ * last (the eigen-decomposition and orthonormalFrame form it with the same expressions); when the
+ * sort moves it, the cross product differs from the measured axis by a few units in the last
+ * place, and the third half extent grows to cover the difference: a vertex p of the node is
+ * within 2√3 · scale of the centre (its projections and the centre's on the near-orthonormal F
+ * are at most `scale`), so |(p − c)·(n − e)| ≤ 3.5 · scale · Σ|n − e| for the stored axis n and
+ * the measured one e. The factor 8 covers that and the rounding of the bound itself.
+ * (Exported for its tests.)
  */
-function writeObb(B: Float64Array, o: number, F: Float64Array, E: Float64Array): void {
+export function writeObb(B: Float64Array, o: number, F: Float64Array, E: Float64Array): void {
   const lo0 = E[0], hi0 = E[1], lo1 = E[2], hi1 = E[3], lo2 = E[4], hi2 = E[5];
   const scale = Math.max(Math.abs(lo0), Math.abs(hi0), Math.abs(lo1), Math.abs(hi1), Math.abs(lo2), Math.abs(hi2));
   const pad = INFLATE * scale + 1e-300;
@@ -637,11 +647,14 @@ function writeObb(B: Float64Array, o: number, F: Float64Array, E: Float64Array):
   if (H[i0] < H[i1]) { t = i0; i0 = i1; i1 = t; odd = !odd; }
   if (H[i1] < H[i2]) { t = i1; i1 = i2; i2 = t; odd = !odd; }
   if (H[i0] < H[i1]) { t = i0; i0 = i1; i1 = t; odd = !odd; }
-  B[o + 3] = H[i0]; B[o + 4] = H[i1]; B[o + 5] = H[i2];
-  B[o + 6] = F[3 * i0]; B[o + 7] = F[3 * i0 + 1]; B[o + 8] = F[3 * i0 + 2];
-  B[o + 9] = F[3 * i1]; B[o + 10] = F[3 * i1 + 1]; B[o + 11] = F[3 * i1 + 2];
+  const ax = F[3 * i0], ay = F[3 * i0 + 1], az = F[3 * i0 + 2];
+  const bx = F[3 * i1], by = F[3 * i1 + 1], bz = F[3 * i1 + 2];
   const s = odd ? -1 : 1;
-  B[o + 12] = s * F[3 * i2]; B[o + 13] = s * F[3 * i2 + 1]; B[o + 14] = s * F[3 * i2 + 2];
+  const nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+  const drift = Math.abs(nx - s * F[3 * i2]) + Math.abs(ny - s * F[3 * i2 + 1]) + Math.abs(nz - s * F[3 * i2 + 2]);
+  B[o + 3] = H[i0]; B[o + 4] = H[i1]; B[o + 5] = H[i2] + 8 * scale * drift;
+  B[o + 6] = ax; B[o + 7] = ay; B[o + 8] = az;
+  B[o + 9] = bx; B[o + 10] = by; B[o + 11] = bz;
 }
 const HS = new Float64Array(3);
 

@@ -6,13 +6,17 @@
  * indices of the triangle in slot s and `triOrder[s]` its index in the original mesh.
  */
 
-/** Oriented box: centre (3), half extents (3), then three unit axes (3 each), longest extent first. */
-export const OBB_STRIDE = 15;
+/**
+ * Oriented box: centre (3), half extents (3), then the first two unit axes (3 each), longest
+ * extent first. The third axis is not stored: it is their cross product, computed as `obbAxes`
+ * computes it (the builders size the third half extent for that axis, so that every reader that
+ * forms it with the same expression gets the same box to the bit).
+ */
+export const OBB_STRIDE = 12;
 export const OBB_CENTER = 0;
 export const OBB_HALF = 3;
 export const OBB_AXIS0 = 6;
 export const OBB_AXIS1 = 9;
-export const OBB_AXIS2 = 12;
 
 /** Axis-aligned box: centre (3), half extents (3). */
 export const AABB_STRIDE = 6;
@@ -67,6 +71,20 @@ export interface HybridTree extends TreeTriangles, TreeTopology {
 }
 
 export type BvTree = ObbTree | AabbTree | HybridTree;
+
+/**
+ * The three axes of the box at B[o..], into out[oo..oo+8]: the two stored ones and their cross
+ * product (x = a_y b_z − a_z b_y, y = a_z b_x − a_x b_z, z = a_x b_y − a_y b_x, evaluated in that
+ * order; the kernel's copies use the same expressions).
+ */
+export function obbAxes(B: Float64Array, o: number, out: Float64Array, oo = 0): void {
+  const ax = B[o + 6], ay = B[o + 7], az = B[o + 8], bx = B[o + 9], by = B[o + 10], bz = B[o + 11];
+  out[oo] = ax; out[oo + 1] = ay; out[oo + 2] = az;
+  out[oo + 3] = bx; out[oo + 4] = by; out[oo + 5] = bz;
+  out[oo + 6] = ay * bz - az * by;
+  out[oo + 7] = az * bx - ax * bz;
+  out[oo + 8] = ax * by - ay * bx;
+}
 
 export function isLeaf(nodes: Int32Array, i: number): boolean {
   return nodes[2 * i + 1] > 0;

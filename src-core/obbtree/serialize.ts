@@ -7,7 +7,7 @@ import { AABB_STRIDE, OBB_STRIDE, SPHERE_STRIDE } from './layout.js';
 
 export interface SerializedTree {
   readonly format: 'interfere-bvtree';
-  readonly version: 1;
+  readonly version: 2;
   readonly kind: BvTree['kind'];
   readonly nodeCount: number;
   readonly leafSize: number;
@@ -31,7 +31,7 @@ export function serializeTree(tree: BvTree): SerializedTree {
   if (tree.kind === 'hybrid') buffers.push(own(tree.sphereOf), own(tree.spheres));
   return {
     format: 'interfere-bvtree',
-    version: 1,
+    version: 2,
     kind: tree.kind,
     nodeCount: tree.nodeCount,
     leafSize: tree.leafSize,
@@ -45,7 +45,8 @@ export function serializeTree(tree: BvTree): SerializedTree {
 
 /** Rebuilds a tree from serializeTree's output; throws RangeError if the data is inconsistent. */
 export function deserializeTree(data: SerializedTree): BvTree {
-  if (data.format !== 'interfere-bvtree' || data.version !== 1) throw new RangeError('not a serialised tree of version 1');
+  // Version 2: an OBB's third axis is not stored (layout.ts).
+  if (data.format !== 'interfere-bvtree' || data.version !== 2) throw new RangeError('not a serialised tree of version 2');
   const { kind, nodeCount, triangleCount, vertexCount } = data;
   const isInt = (x: number): boolean => Number.isInteger(x) && x >= 0;
   if (!isInt(nodeCount) || !isInt(triangleCount) || !isInt(vertexCount) || !isInt(data.leafSize)) {

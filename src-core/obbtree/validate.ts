@@ -7,7 +7,9 @@
  * group can poke out of its parent box at a corner where there is no geometry — and the traversal
  * only relies on the triangles being inside every box it prunes with.
  */
-import { OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE, type BvTree } from './layout.js';
+import { OBB_STRIDE, AABB_STRIDE, SPHERE_STRIDE, obbAxes, type BvTree } from './layout.js';
+
+const AXES = new Float64Array(9);
 
 export interface TreeValidation {
   readonly ok: boolean;
@@ -113,10 +115,11 @@ export function validateTree(tree: BvTree, tolerance?: number): TreeValidation {
         } else {
           const o = i * OBB_STRIDE;
           const dx = x - B[o], dy = y - B[o + 1], dz = z - B[o + 2];
+          obbAxes(B, o, AXES);
           excess = Math.max(
-            Math.abs(dx * B[o + 6] + dy * B[o + 7] + dz * B[o + 8]) - B[o + 3],
-            Math.abs(dx * B[o + 9] + dy * B[o + 10] + dz * B[o + 11]) - B[o + 4],
-            Math.abs(dx * B[o + 12] + dy * B[o + 13] + dz * B[o + 14]) - B[o + 5],
+            Math.abs(dx * AXES[0] + dy * AXES[1] + dz * AXES[2]) - B[o + 3],
+            Math.abs(dx * AXES[3] + dy * AXES[4] + dz * AXES[5]) - B[o + 4],
+            Math.abs(dx * AXES[6] + dy * AXES[7] + dz * AXES[8]) - B[o + 5],
           );
           if (tree.kind === 'hybrid' && tree.sphereOf[i] >= 0) {
             const so = tree.sphereOf[i] * SPHERE_STRIDE, S = tree.spheres;

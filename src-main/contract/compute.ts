@@ -204,7 +204,7 @@ const TREE_BUFFERS = 5;
  */
 function treeRefusal(v: unknown): string | null {
   if (!isObject(v)) return `'result' message: 'tree' must be an object, got ${describeValue(v)}`;
-  if (v.format !== 'interfere-bvtree' || v.version !== 1) return `'result' message: 'tree' is not a serialised tree of version 1`;
+  if (v.format !== 'interfere-bvtree' || v.version !== 2) return `'result' message: 'tree' is not a serialised tree of version 2`;
   if (v.kind !== 'obb') return `'result' message: 'tree' must be an OBB tree, got kind ${String(v.kind)}`;
   for (const name of ['nodeCount', 'leafSize', 'vertexCount', 'triangleCount', 'sphereLevels']) {
     if (!isCount(v[name])) return `'result' message: 'tree.${name}' must be a non-negative integer, got ${String(v[name])}`;
@@ -346,7 +346,7 @@ const u32 = typed<Uint32Array>(Uint32Array, 'Uint32Array');
 
 const SerializedObbTreeSchema = z.strictObject({
   format: z.literal('interfere-bvtree'),
-  version: z.literal(1),
+  version: z.literal(2),
   kind: z.literal('obb'),
   nodeCount: count,
   leafSize: count,

@@ -12,7 +12,8 @@
  *   (the caller holds identical ones: they are part of the key). Written to a temporary name and
  *   renamed, so a reader never sees half a file.
  * - Reading checks magic, header, sizes, that the tree's triangles are the mesh's triangles, and
- *   that the tree is sound (`treeProblem`: its structure, every box's axes orthonormal, every
+ *   that the tree is sound (`treeProblem`: its structure, every box's two stored axes
+ *   orthonormal (the third is their cross product), every
  *   node's box enclosing the vertices of all the triangles below it), since the check prunes with
  *   the boxes: a box that does not enclose its triangles hides their interferences. A file that
  *   fails is deleted and counts as a miss (the tree is then rebuilt), with a log line.
@@ -26,18 +27,19 @@ import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_LEAF_SIZE } from '../../src-core/obbtree/build.js';
-import { OBB_STRIDE, type ObbTree } from '../../src-core/obbtree/layout.js';
+import { OBB_STRIDE, obbAxes, type ObbTree } from '../../src-core/obbtree/layout.js';
 import { deserializeTree, serializeTree, type SerializedTree } from '../../src-core/obbtree/serialize.js';
 import { TREE_POSITIONS_BUFFER, withPositions, withoutPositions } from '../contract/compute.js';
 import { privateFolderProblem } from './dataFolder.js';
 
 /** Bumped when the tree build or the file layout changes: older files are then never matched. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 const MAGIC = 'IFOBBT01';
 const EXT = '.obbtree';
 const MAX_HEADER_BYTES = 1 << 16;
 /** Age after which a temporary file is taken to be abandoned. */
 const STALE_TMP_MS = 60 * 60 * 1000;
+const AXES = new Float64Array(9);
 export const DEFAULT_TREE_CACHE_BYTES = 2 * 1024 ** 3;
 
 export interface TreeCacheOptions {
@@ -293,8 +295,8 @@ export function treeProblem(tree: ObbTree, positions: Float64Array): string | nu
     const o = i * OBB_STRIDE;
     for (let k = 0; k < OBB_STRIDE; k++) if (!Number.isFinite(B[o + k])) return `the box of node ${i} has a number that is not finite`;
     if (!(B[o + 3] >= 0 && B[o + 4] >= 0 && B[o + 5] >= 0)) return `the box of node ${i} has a negative half extent`;
-    for (let p = 0; p < 3; p++) {
-      for (let q = p; q < 3; q++) {
+    for (let p = 0; p < 2; p++) {
+      for (let q = p; q < 2; q++) {
         const a = o + 6 + 3 * p, b = o + 6 + 3 * q;
         const dot = B[a] * B[b] + B[a + 1] * B[b + 1] + B[a + 2] * B[b + 2];
         if (!(Math.abs(dot - (p === q ? 1 : 0)) <= 1e-9)) return `the axes of the box of node ${i} are not orthonormal`;
@@ -337,9 +339,10 @@ export function treeProblem(tree: ObbTree, positions: Float64Array): string | nu
     const o = i * OBB_STRIDE;
     const cx = B[o], cy = B[o + 1], cz = B[o + 2];
     const hx = B[o + 3] + tol, hy = B[o + 4] + tol, hz = B[o + 5] + tol;
-    const ax = B[o + 6], ay = B[o + 7], az = B[o + 8];
-    const bx = B[o + 9], by = B[o + 10], bz = B[o + 11];
-    const ex = B[o + 12], ey = B[o + 13], ez = B[o + 14];
+    obbAxes(B, o, AXES);
+    const ax = AXES[0], ay = AXES[1], az = AXES[2];
+    const bx = AXES[3], by = AXES[4], bz = AXES[5];
+    const ex = AXES[6], ey = AXES[7], ez = AXES[8];
     for (let k = 3 * first[i], kEnd = 3 * end[i]; k < kEnd; k++) {
       const v = 3 * TV[k];
       const dx = P[v] - cx, dy = P[v + 1] - cy, dz = P[v + 2] - cz;

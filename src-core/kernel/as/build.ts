@@ -20,7 +20,7 @@ const FRAME: usize = PARAMS + 16384 + 512;
 /** Doubles per triangle slot sum: area, first moment (3), second moment (6), vertex sum (3). */
 const TRI: usize = 13;
 const TRI_BYTES: usize = TRI * 8;
-const BOX_BYTES: usize = 15 * 8;
+const BOX_BYTES: usize = 12 * 8;
 /** Relative inflation of box half extents (2⁻⁴⁷), as obbtree/build.ts. */
 const INFLATE: f64 = 1.0 / 140737488355328.0;
 const THIRD: f64 = 1.0 / 3.0;
@@ -253,15 +253,20 @@ function writeObb(B: usize): void {
   if (h0 < h1) { t = i0; i0 = i1; i1 = t; x = h0; h0 = h1; h1 = x; odd = !odd; }
   if (h1 < h2) { t = i1; i1 = i2; i2 = t; x = h1; h1 = h2; h2 = x; odd = !odd; }
   if (h0 < h1) { t = i0; i0 = i1; i1 = t; x = h0; h0 = h1; h1 = x; odd = !odd; }
-  store<f64>(B, h0, 24); store<f64>(B, h1, 32); store<f64>(B, h2, 40);
   store<f64>(FRAME, f0); store<f64>(FRAME, f1, 8); store<f64>(FRAME, f2, 16);
   store<f64>(FRAME, f3, 24); store<f64>(FRAME, f4, 32); store<f64>(FRAME, f5, 40);
   store<f64>(FRAME, f6, 48); store<f64>(FRAME, f7, 56); store<f64>(FRAME, f8, 64);
   const a = FRAME + <usize>i0 * 24, b = FRAME + <usize>i1 * 24, c = FRAME + <usize>i2 * 24;
-  store<f64>(B, load<f64>(a), 48); store<f64>(B, load<f64>(a, 8), 56); store<f64>(B, load<f64>(a, 16), 64);
-  store<f64>(B, load<f64>(b), 72); store<f64>(B, load<f64>(b, 8), 80); store<f64>(B, load<f64>(b, 16), 88);
+  const ax = load<f64>(a), ay = load<f64>(a, 8), az = load<f64>(a, 16);
+  const bx = load<f64>(b), by = load<f64>(b, 8), bz = load<f64>(b, 16);
+  // Only two axes are stored; the third half extent covers the cross product's drift from the
+  // measured axis (obbtree/build.ts's writeObb says why 8 · scale · drift).
   const s: f64 = odd ? -1 : 1;
-  store<f64>(B, s * load<f64>(c), 96); store<f64>(B, s * load<f64>(c, 8), 104); store<f64>(B, s * load<f64>(c, 16), 112);
+  const nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+  const drift = abs(nx - s * load<f64>(c)) + abs(ny - s * load<f64>(c, 8)) + abs(nz - s * load<f64>(c, 16));
+  store<f64>(B, h0, 24); store<f64>(B, h1, 32); store<f64>(B, h2 + 8 * scale * drift, 40);
+  store<f64>(B, ax, 48); store<f64>(B, ay, 56); store<f64>(B, az, 64);
+  store<f64>(B, bx, 72); store<f64>(B, by, 80); store<f64>(B, bz, 88);
 }
 
 // ---- Fits (geometry/obbFit.ts, geometry/eigen.ts) -------------------------------------------

@@ -69,7 +69,7 @@ const I_OUT_BOX = 23;
 const I_OUT_TRI = 24;
 const I_OUT_EXACT = 25;
 
-const OBB_STRIDE: usize = 15 * 8;
+const OBB_STRIDE: usize = 12 * 8;
 const NC_STRIDE: usize = 16 * 8;
 
 // Shewchuk's o3derrboundA and the slack terms of geometry/predicates.ts.
@@ -133,13 +133,19 @@ function mapNode(j: usize): void {
   store<f64>(c, load<f64>(o, 24), 32);
   store<f64>(c, load<f64>(o, 32), 40);
   store<f64>(c, load<f64>(o, 40), 48);
-  for (let k: usize = 0; k < 3; k++) {
-    const src = o + 48 + k * 24, dst = c + 56 + k * 24;
-    x = load<f64>(src); y = load<f64>(src, 8); z = load<f64>(src, 16);
-    store<f64>(dst, r00 * x + r01 * y + r02 * z);
-    store<f64>(dst, r10 * x + r11 * y + r12 * z, 8);
-    store<f64>(dst, r20 * x + r21 * y + r22 * z, 16);
-  }
+  const ax = load<f64>(o, 48), ay = load<f64>(o, 56), az = load<f64>(o, 64);
+  const bx = load<f64>(o, 72), by = load<f64>(o, 80), bz = load<f64>(o, 88);
+  store<f64>(c, r00 * ax + r01 * ay + r02 * az, 56);
+  store<f64>(c, r10 * ax + r11 * ay + r12 * az, 64);
+  store<f64>(c, r20 * ax + r21 * ay + r22 * az, 72);
+  store<f64>(c, r00 * bx + r01 * by + r02 * bz, 80);
+  store<f64>(c, r10 * bx + r11 * by + r12 * bz, 88);
+  store<f64>(c, r20 * bx + r21 * by + r22 * bz, 96);
+  // The third axis, as obbtree/layout.ts's obbAxes forms it.
+  x = ay * bz - az * by; y = az * bx - ax * bz; z = ax * by - ay * bx;
+  store<f64>(c, r00 * x + r01 * y + r02 * z, 104);
+  store<f64>(c, r10 * x + r11 * y + r12 * z, 112);
+  store<f64>(c, r20 * x + r21 * y + r22 * z, 120);
 }
 
 /** 15-axis separating-axis test of A's box i against B's mapped box j (see collide.ts). */
@@ -152,17 +158,18 @@ function disjoint(i: usize, j: usize, eta: f64): bool {
   const e1x = load<f64>(c, 80), e1y = load<f64>(c, 88), e1z = load<f64>(c, 96);
   const e2x = load<f64>(c, 104), e2y = load<f64>(c, 112), e2z = load<f64>(c, 120);
 
-  let ux = load<f64>(o, 48), uy = load<f64>(o, 56), uz = load<f64>(o, 64);
-  const T0 = ux * dx + uy * dy + uz * dz;
-  const R00 = ux * e0x + uy * e0y + uz * e0z, R01 = ux * e1x + uy * e1y + uz * e1z, R02 = ux * e2x + uy * e2y + uz * e2z;
+  // A's axes: the two stored, then their cross product (obbtree/layout.ts's obbAxes).
+  const px = load<f64>(o, 48), py = load<f64>(o, 56), pz = load<f64>(o, 64);
+  const T0 = px * dx + py * dy + pz * dz;
+  const R00 = px * e0x + py * e0y + pz * e0z, R01 = px * e1x + py * e1y + pz * e1z, R02 = px * e2x + py * e2y + pz * e2z;
   const Q00 = abs<f64>(R00), Q01 = abs<f64>(R01), Q02 = abs<f64>(R02);
   if (abs<f64>(T0) > a0 + b0 * Q00 + b1 * Q01 + b2 * Q02 + eta) return true;
-  ux = load<f64>(o, 72); uy = load<f64>(o, 80); uz = load<f64>(o, 88);
-  const T1 = ux * dx + uy * dy + uz * dz;
-  const R10 = ux * e0x + uy * e0y + uz * e0z, R11 = ux * e1x + uy * e1y + uz * e1z, R12 = ux * e2x + uy * e2y + uz * e2z;
+  const qx = load<f64>(o, 72), qy = load<f64>(o, 80), qz = load<f64>(o, 88);
+  const T1 = qx * dx + qy * dy + qz * dz;
+  const R10 = qx * e0x + qy * e0y + qz * e0z, R11 = qx * e1x + qy * e1y + qz * e1z, R12 = qx * e2x + qy * e2y + qz * e2z;
   const Q10 = abs<f64>(R10), Q11 = abs<f64>(R11), Q12 = abs<f64>(R12);
   if (abs<f64>(T1) > a1 + b0 * Q10 + b1 * Q11 + b2 * Q12 + eta) return true;
-  ux = load<f64>(o, 96); uy = load<f64>(o, 104); uz = load<f64>(o, 112);
+  const ux = py * qz - pz * qy, uy = pz * qx - px * qz, uz = px * qy - py * qx;
   const T2 = ux * dx + uy * dy + uz * dz;
   const R20 = ux * e0x + uy * e0y + uz * e0z, R21 = ux * e1x + uy * e1y + uz * e1z, R22 = ux * e2x + uy * e2y + uz * e2z;
   const Q20 = abs<f64>(R20), Q21 = abs<f64>(R21), Q22 = abs<f64>(R22);

@@ -11,7 +11,9 @@
 const PARAMS: usize = 65536;
 /** Results: 0 ray t, 8 closest point (3 doubles), 32 ray triangle, 36 crossings, 40 degenerate (i32). */
 const PROBE: usize = PARAMS + 12288;
-const OBB_STRIDE: usize = 15 * 8;
+const OBB_STRIDE: usize = 12 * 8;
+/** The three axes of the box being probed (boxAxes), 9 doubles. */
+const AXES: usize = PROBE + 256;
 
 let boxes: usize = 0, nodes: usize = 0, triVerts: usize = 0, pos: usize = 0, order: usize = 0, stack: usize = 0;
 
@@ -27,6 +29,17 @@ export function probeTree(boxesAt: usize, nodesAt: usize, triVertsAt: usize, pos
   return load<u32>(nodes + (i << 3));
 }
 
+/** The axes of the box at o into AXES: the two stored and their cross product (obbtree/layout.ts's obbAxes). */
+function boxAxes(o: usize): void {
+  const ax = load<f64>(o, 48), ay = load<f64>(o, 56), az = load<f64>(o, 64);
+  const bx = load<f64>(o, 72), by = load<f64>(o, 80), bz = load<f64>(o, 88);
+  store<f64>(AXES, ax); store<f64>(AXES, ay, 8); store<f64>(AXES, az, 16);
+  store<f64>(AXES, bx, 24); store<f64>(AXES, by, 32); store<f64>(AXES, bz, 40);
+  store<f64>(AXES, ay * bz - az * by, 48);
+  store<f64>(AXES, az * bx - ax * bz, 56);
+  store<f64>(AXES, ax * by - ay * bx, 64);
+}
+
 // ---- Distance from a point ---------------------------------------------------------------------
 
 /** Distance from a point (mesh frame) to the box of node i: 0 inside. */
@@ -34,8 +47,9 @@ function pointBoxDistance(i: usize, px: f64, py: f64, pz: f64): f64 {
   const o = boxes + i * OBB_STRIDE;
   const dx = px - load<f64>(o), dy = py - load<f64>(o, 8), dz = pz - load<f64>(o, 16);
   let d2: f64 = 0;
+  boxAxes(o);
   for (let k: usize = 0; k < 3; k++) {
-    const a = o + 48 + k * 24;
+    const a = AXES + k * 24;
     const s = abs<f64>(dx * load<f64>(a) + dy * load<f64>(a, 8) + dz * load<f64>(a, 16)) - load<f64>(o + 24 + k * 8);
     if (s > 0) d2 += s * s;
   }
@@ -183,8 +197,9 @@ function rayHitsBox(i: usize, ox: f64, oy: f64, oz: f64, dx: f64, dy: f64, dz: f
   const o = boxes + i * OBB_STRIDE;
   const rx = ox - load<f64>(o), ry = oy - load<f64>(o, 8), rz = oz - load<f64>(o, 16);
   let t0: f64 = 0, t1 = tMax;
+  boxAxes(o);
   for (let k: usize = 0; k < 3; k++) {
-    const A = o + 48 + k * 24;
+    const A = AXES + k * 24;
     const ax = load<f64>(A), ay = load<f64>(A, 8), az = load<f64>(A, 16);
     const h = load<f64>(o + 24 + k * 8) * (1 + 1e-9) + 1e-12;
     const s = rx * ax + ry * ay + rz * az;

@@ -327,7 +327,7 @@ describe('serializeTree and deserializeTree', () => {
       }
       expect(() => deserializeTree({ ...cloned(), buffers: cloned().buffers.slice(0, -1) })).toThrow(RangeError);
       expect(() => deserializeTree({ ...cloned(), buffers: [...cloned().buffers, new ArrayBuffer(8)] })).toThrow(RangeError);
-      expect(() => deserializeTree({ ...cloned(), version: 2 } as unknown as SerializedTree)).toThrow(RangeError);
+      expect(() => deserializeTree({ ...cloned(), version: 1 } as unknown as SerializedTree)).toThrow(RangeError);
       expect(() => deserializeTree({ ...cloned(), format: 'other' } as unknown as SerializedTree)).toThrow(RangeError);
       expect(() => deserializeTree({ ...cloned(), nodeCount: -1 })).toThrow(RangeError);
       expect(() => deserializeTree({ ...cloned(), triangleCount: 1.5 })).toThrow(RangeError);

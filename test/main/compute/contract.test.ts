@@ -70,7 +70,7 @@ describe('child → parent messages', () => {
     ['progress with a negative count', { type: 'progress', jobId: 3, done: -1, total: 4 }, /'done' must be a non-negative integer/],
     ['a result without tree', { type: 'result', jobId: 3, meshId: 'm', buildMs: 1 }, /has no 'tree'/],
     ['a result without meshId', { ...result, meshId: 5 }, /'meshId' must be a string, got number/],
-    ['a tree of another format', badTree({ format: 'x' }), /not a serialised tree of version 1/],
+    ['a tree of another format', badTree({ format: 'x' }), /not a serialised tree of version 2/],
     ['an AABB tree', badTree({ kind: 'aabb' }), /must be an OBB tree, got kind aabb/],
     ['a tree with a bad count', badTree({ nodeCount: -2 }), /'tree.nodeCount' must be a non-negative integer/],
     ['typed arrays for buffers', badTree({ buffers: tree.buffers.map((b) => new Float64Array(b)) }), /'tree.buffers\[0\]' must be an ArrayBuffer, got Float64Array/],
