@@ -553,6 +553,7 @@ export async function main(argv: string[]): Promise<number> {
       const reportStart = performance.now();
       const times = clock.input({
         input: terminalText(file), startMs, occtReadMs: occtReadMs ?? occtStats.readMs - occtReadBefore,
+        refineOcctReadMs: occtReadMs === null ? 0 : occtStats.readMs - occtReadBefore - occtReadMs,
         openMs: result.timings.openMs, treesMs: result.timings.treesMs, checkMs: result.timings.checkMs, phaseMs: result.check.phaseMs,
       });
       const report = result.report;

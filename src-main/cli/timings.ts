@@ -2,7 +2,8 @@
  * `interfere check --timings`: where a run's time went, printed to standard error after the run —
  * each phase's start and length in milliseconds since the process started (performance.now()),
  * per input: reading and importing it (and of that, OpenCascade's reads in its workers), building
- * its trees, the check (broad phase, pair tests, classification, refinement) and its reports.
+ * its trees, the check (broad phase, pair tests, classification, refinement, and of that
+ * refinement's OpenCascade reads) and its reports.
  * bench/pipeline.ts reads these lines (`parseTimings`), so their shape is kept as it is.
  */
 import type { OcctWorkerStats } from '../services/occtWorker.js';
@@ -16,6 +17,8 @@ export interface InputTimes {
   readonly openMs: number;
   /** OpenCascade's own reading time for this input (ms, in its workers), when it read any. */
   readonly occtReadMs: number;
+  /** OpenCascade's reads during the check (ms, in its workers): refinement reading bodies finer. */
+  readonly refineOcctReadMs: number;
   readonly treesMs: number;
   readonly checkMs: number;
   readonly phaseMs: { readonly broadPhase: number; readonly collide: number; readonly classify: number };
@@ -64,7 +67,8 @@ export class Timings {
       step('trees', t.treesMs);
       const p = t.phaseMs;
       const rest = Math.max(0, t.checkMs - p.broadPhase - p.collide - p.classify);
-      step('check', t.checkMs, `broad phase ${Math.round(p.broadPhase)}, pair tests ${Math.round(p.collide)}, classification ${Math.round(p.classify)}, other ${Math.round(rest)} (refinement, progress)`);
+      const refineReads = t.refineOcctReadMs > 0 ? `; of the check, OpenCascade's reads ${Math.round(t.refineOcctReadMs)} (refinement's, in its workers, added up)` : '';
+      step('check', t.checkMs, `broad phase ${Math.round(p.broadPhase)}, pair tests ${Math.round(p.collide)}, classification ${Math.round(p.classify)}, other ${Math.round(rest)} (refinement, progress)${refineReads}`);
       step('report', t.reportMs);
     }
     rows.push(['done', endMs, null, '']);

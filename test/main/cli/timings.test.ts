@@ -22,7 +22,7 @@ describe('the timings table', () => {
     const stats = { workersStarted: 1, adopted: 1, firstReadyAtMs: 400, lastInitMs: 350, readMs: 900 } as OcctWorkerStats;
     const clock = new Timings(() => stats);
     const row = clock.input({
-      input: 'a b 2.stp', startMs: 300, openMs: 1000, occtReadMs: 900, treesMs: 50, checkMs: 200,
+      input: 'a b 2.stp', startMs: 300, openMs: 1000, occtReadMs: 900, refineOcctReadMs: 0, treesMs: 50, checkMs: 200,
       phaseMs: { broadPhase: 1, collide: 120, classify: 60 },
     });
     row.reportMs = 7;
@@ -39,13 +39,14 @@ describe('the timings table', () => {
     expect(text).toContain("OpenCascade's reads 900");
     expect(text).toContain('the first started by the launcher');
     expect(text).toContain('pair tests 120, classification 60, other 19');
+    expect(text).not.toContain("refinement's");
   });
 
   it("gives the pipeline benchmark each phase and the share of the wall time outside OpenCascade's reads", () => {
     const stats = { workersStarted: 2, adopted: 1, firstReadyAtMs: 400, lastInitMs: 350, readMs: 0 } as OcctWorkerStats;
     const clock = new Timings(() => stats);
     const phaseMs = { broadPhase: 1, collide: 20, classify: 10 };
-    clock.input({ input: 'a.assembly.json', startMs: 200, openMs: 1000, occtReadMs: 1500, treesMs: 100, checkMs: 100, phaseMs }).reportMs = 0;
+    clock.input({ input: 'a.assembly.json', startMs: 200, openMs: 1000, occtReadMs: 1500, refineOcctReadMs: 0, treesMs: 100, checkMs: 100, phaseMs }).reportMs = 0;
     const text = clock.render(2000);
     const p = coldPhases(parseTimings(text), text);
     const { 'start-up and loading': startUp, ...rest } = p.phases;
@@ -53,6 +54,22 @@ describe('the timings table', () => {
     expect(rest).toEqual({ 'read and import': 1000, "OpenCascade's reads": 1500, trees: 100, check: 100, report: 0, wall: 2000 });
     // Two workers read 1,500 ms in all within a 1,000 ms phase: at most that phase is OpenCascade's.
     expect(p.nonOcctShare).toBeCloseTo(0.5, 9);
+    // At most: the two workers' 1,500 ms as if they had overlapped fully (750 ms).
+    expect(p.nonOcctShareMax).toBeCloseTo(1 - 750 / 2000, 9);
+  });
+
+  it("counts refinement's OpenCascade reads against the check they happened in", () => {
+    const stats = { workersStarted: 1, adopted: 1, firstReadyAtMs: 400, lastInitMs: 350, readMs: 0 } as OcctWorkerStats;
+    const clock = new Timings(() => stats);
+    const phaseMs = { broadPhase: 1, collide: 20, classify: 10 };
+    clock.input({ input: 'a.stp', startMs: 200, openMs: 1000, occtReadMs: 800, refineOcctReadMs: 2500, treesMs: 100, checkMs: 3000, phaseMs }).reportMs = 100;
+    const text = clock.render(4500);
+    expect(text).toContain("of the check, OpenCascade's reads 2500 (refinement's, in its workers, added up)");
+    const p = coldPhases(parseTimings(text), text);
+    expect(p.phases["OpenCascade's reads"]).toBe(800);
+    expect(p.phases["refinement's OpenCascade reads"]).toBe(2500);
+    expect(p.nonOcctShare).toBeCloseTo(1 - 3300 / 4500, 9);
+    expect(p.nonOcctShareMax).toBe(p.nonOcctShare); // one worker: nothing overlapped
   });
 
   it('finds no lines in output without a table', () => {
