@@ -3,6 +3,11 @@
 import { collide, createMesh, releaseTree, setBuildKernel, setQueryKernel, STRATEGIES, treeBytes, type BvTree, type QueryKernel } from '../src-core/index';
 import type { PreparedMesh, QueryMode, QueryResult, StrategyRun } from './strategies';
 import pkg from '../package.json' with { type: 'json' };
+import { compileKernelOptimised } from '../src-main/services/wasmTiers';
+
+// The kernel compiled as the product's processes compile it (the command line, the check and tree
+// children): optimised throughout, before its first build.
+compileKernelOptimised();
 
 interface EngineState {
   a: BvTree;

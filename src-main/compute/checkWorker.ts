@@ -30,6 +30,10 @@ import {
 } from '../contract/compute.js';
 import { checkPartsOf, checkWithRefinement, overlapSolid, pairHits, pairTrace, type CheckBody } from '../services/checkRunner.js';
 import { connectToParent, type ParentChannel } from './childChannel.js';
+import { compileKernelOptimised } from '../services/wasmTiers.js';
+
+// The kernel's hot code optimised from the first build or query (services/wasmTiers.ts).
+compileKernelOptimised();
 
 /** Shortest interval between two progress messages of a job at one phase, milliseconds. */
 const PROGRESS_INTERVAL_MS = 50;

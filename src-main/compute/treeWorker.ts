@@ -16,6 +16,10 @@ import {
   type BuildRequest, type ChildToParentMessage,
 } from '../contract/compute.js';
 import { connectToParent, type ParentChannel } from './childChannel.js';
+import { compileKernelOptimised } from '../services/wasmTiers.js';
+
+// The kernel's hot code optimised from the first build or query (services/wasmTiers.ts).
+compileKernelOptimised();
 
 /** Shortest interval between two progress messages, milliseconds. */
 const PROGRESS_INTERVAL_MS = 100;
