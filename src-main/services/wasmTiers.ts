@@ -8,7 +8,8 @@
  *   they are hot, so a process's first builds and queries ran 1.5–1.8 times slower, and a tier-up
  *   that arrived in the middle of a query could make it slower still (large-blob-torus-500k-any's
  *   repetitions in a fresh process: 3.6, 1.9, 6.9 ms with dynamic tiering, 2.2, 1.5, 1.6 compiled
- *   up front). The flags are put back as they were at once.
+ *   up front). The two flags are then set back to V8's defaults, so it runs before any other
+ *   WebAssembly flag is set.
  * - When the process reads CAD files, every module compiled after it — OpenCascade's above all,
  *   and manifold-3d's — runs in baseline code only (`--liftoff-only`): OpenCascade's wasm is large,
  *   and in a fresh process the optimising tier's background compiles of its code compete for the
@@ -21,7 +22,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { precompileKernel } from '../../src-core/kernel/precompiled.js';
 
-/** Compiles the kernel's module now, optimised throughout (see the file comment). */
+/**
+ * Compiles the kernel's module now, optimised throughout (see the file comment), and sets the two
+ * flags back to V8's defaults: call it before setting any other WebAssembly flag.
+ */
 export function compileKernelOptimised(): void {
   setFlagsFromString('--no-liftoff');
   setFlagsFromString('--no-wasm-lazy-compilation');

@@ -28,7 +28,7 @@ describe('WebAssembly tiers of the command line', () => {
     const first = tiers('kernel-first');
     expect(first.liftoff).toBe(0);
     expect(first.turbofan).toBeGreaterThan(20);
-    // The flags are put back once the kernel is compiled: a module compiled next starts in baseline
+    // The flags are back at V8's defaults once the kernel is compiled: a module compiled next starts in baseline
     // code (its one function is the only one compiled by Liftoff; the kernel's are all TurboFan's).
     expect(tiers('restored').liftoff).toBe(1);
     const late = tiers('flag-first');
