@@ -44,6 +44,8 @@ const P_POSE = 304;
 const P_MAX_A = 432;
 const P_MAX_B = 440;
 const P_INT = 512;
+/** Bytes of a node record in the query's scratch (the kernel's NC_STRIDE): its stamp first. */
+const NODE_RECORD_BYTES = 128;
 /** Where the tree builder leaves the mesh's bounds (its SIDES block; as/build.ts). */
 const BUILD_SIDES = 16384;
 /** The probes' results (as/probe.ts's PROBE block): ray t, closest point, ray triangle, crossings, grazing. */
@@ -211,6 +213,11 @@ class Kernel {
   /** The scratch block and the capacities it was laid out for. */
   private scratchAt = 0;
   private scratchBytes = 0;
+  /** Where the scratch's vertex stamps are, and their bytes (B's, then A's). */
+  private stampsB = 0;
+  private stampsA = 0;
+  private stampBytesB = 0;
+  private stampBytesA = 0;
   private nodeCap = 0;
   private vertCapB = 0;
   private vertCapA = 0;
@@ -484,23 +491,39 @@ class Kernel {
     this.vertCapB = Math.max(vertsB, this.vertCapB);
     this.vertCapA = Math.max(vertsA, this.vertCapA);
     this.stackCap = Math.max(stack, this.stackCap);
-    const nodeBytes = 128 * this.nodeCap;
+    const nodeBytes = NODE_RECORD_BYTES * this.nodeCap;
     const vertBytesB = 24 * this.vertCapB, stampBytesB = (4 * this.vertCapB + 15) & ~15;
     const vertBytesA = 24 * this.vertCapA, stampBytesA = (4 * this.vertCapA + 15) & ~15;
     this.scratchBytes = nodeBytes + vertBytesB + stampBytesB + vertBytesA + stampBytesA + 8 * this.stackCap;
     const base = this.arena.alloc(this.scratchBytes);
     this.scratchAt = base;
+    this.stampsB = base + nodeBytes + vertBytesB;
+    this.stampsA = base + nodeBytes + vertBytesB + stampBytesB + vertBytesA;
+    this.stampBytesB = stampBytesB;
+    this.stampBytesA = stampBytesA;
     this.view();
     // Never-used memory is zero already; leaving it untouched also spares committing its pages.
-    if (!this.arena.lastFresh) this.u8.fill(0, base, base + this.scratchBytes);
+    if (!this.arena.lastFresh) this.clearStamps();
     const i = this.i32, p = (PARAMS + P_INT) / 4;
     i[p + I.nodeCache] = base;
     i[p + I.vertCacheB] = base + nodeBytes;
-    i[p + I.vertStampB] = base + nodeBytes + vertBytesB;
+    i[p + I.vertStampB] = this.stampsB;
     i[p + I.vertCacheA] = base + nodeBytes + vertBytesB + stampBytesB;
-    i[p + I.vertStampA] = base + nodeBytes + vertBytesB + stampBytesB + vertBytesA;
+    i[p + I.vertStampA] = this.stampsA;
     i[p + I.stack] = base + nodeBytes + vertBytesB + stampBytesB + vertBytesA + stampBytesA;
     this.epoch = 0;
+  }
+
+  /**
+   * Zeroes the scratch's stamps: each node record's first double and the two vertex stamp arrays.
+   * Nothing else in it needs zeroing: the kernel reads a cached node or vertex only once its stamp
+   * says it was written in this query, and the stack only where it pushed.
+   */
+  private clearStamps(): void {
+    const F = this.f64, step = NODE_RECORD_BYTES / 8;
+    for (let k = this.scratchAt / 8, end = k + step * this.nodeCap; k < end; k += step) F[k] = 0;
+    this.u8.fill(0, this.stampsB, this.stampsB + this.stampBytesB);
+    this.u8.fill(0, this.stampsA, this.stampsA + this.stampBytesA);
   }
 
   private growPairs(count: number): number {
@@ -547,7 +570,7 @@ class Kernel {
     }
     const F = this.view();
     if (++this.epoch >= 0xffffffff) {
-      this.u8.fill(0, this.scratchAt, this.scratchAt + this.scratchBytes);
+      this.clearStamps();
       this.epoch = 1;
     }
     if (placed) {

@@ -225,6 +225,31 @@ describe('WebAssembly query kernel', () => {
     expectSame(run('ts', () => collide(a, b, pose, 'all')), first);
   });
 
+  it('lays out a larger scratch over memory that held trees, and answers as the TypeScript traversal does', () => {
+    // Only the scratch's stamps are zeroed when it is laid out again: every other word it holds
+    // (here: released trees' boxes and vertices) must be written before it is read.
+    const k = queryKernel()! as unknown as { arena: { lastFresh: boolean }; scratchAt: number };
+    const pose = makePose(quaternionToMatrix(0.8, 0.2, 0.5, -0.1), [3, 2, 1]);
+    let reused = 0;
+    // Growing meshes until the scratch has been laid out again over used memory a few times (a
+    // scratch left large by earlier queries is first outgrown).
+    for (let n = 2; n <= 80 && reused < 4; n++) {
+      // Trees built and released first leave their memory behind, free and dirty.
+      const junk = [tree(boxMesh([0, 0, 0], [12, 12, 12], n + 1)), tree(boxMesh([1, 1, 1], [9, 9, 9], n + 1))];
+      for (const t of junk) releaseTree(t);
+      const a = tree(boxMesh([0, 0, 0], [10, 10, 10], n)), b = tree(boxMesh([0, 0, 0], [10, 10, 10], n));
+      const before = k.scratchAt;
+      for (const mode of ['all', 'any'] as const) {
+        const w = collide(a, b, pose, mode);
+        if (k.scratchAt !== before && !k.arena.lastFresh) reused++;
+        expectSame(w, run('ts', () => collide(a, b, pose, mode)));
+      }
+      releaseTree(a);
+      releaseTree(b);
+    }
+    expect(reused).toBeGreaterThan(0);
+  });
+
   it('falls back to ordinary arrays and the TypeScript traversal when its memory is full', () => {
     const d = gridMesh(90, 90, 1);
     const pose = makePose(quaternionToMatrix(0.9, 0.3, -0.2, 0.1), [20, 30, 0.5]);
