@@ -7,9 +7,9 @@
  * - When the inputs include CAD files (STEP, IGES, BREP, or a saved assembly naming one), the
  *   OpenCascade worker starts now (services/occtPrestart.ts), so that its wasm compiles on another
  *   core while this thread loads the program and reads the files.
- * - WebAssembly tiers (services/wasmTiers.ts): the engine's kernel is compiled first and
- *   optimised when hot; when CAD files are read, OpenCascade's module, compiled after, runs in
- *   baseline code.
+ * - WebAssembly tiers (services/wasmTiers.ts): the engine's kernel is compiled first, optimised
+ *   throughout; when CAD files are read, OpenCascade's module, compiled after, runs in baseline
+ *   code.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +22,7 @@ import { LAUNCHED_AT } from './timings.js';
 (globalThis as { [LAUNCHED_AT]?: number })[LAUNCHED_AT] = performance.now();
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 const readsCad = processWantsOpenCascade(process.argv.slice(2));
-// Before any OpenCascade worker starts: the kernel optimised, OpenCascade in baseline code.
+// Before any OpenCascade worker starts: the kernel compiled optimised, OpenCascade in baseline code.
 setWasmTiers(readsCad);
 const worker = path.join(__dirname, '../compute/occtWorker.cjs');
 if (readsCad && existsSync(worker)) prestartOcctWorker(worker);
