@@ -857,13 +857,35 @@ function run(): i32 {
       if (leafPair(load<u32>(aNodes + (i << 3)), aCount, load<u32>(bNodes + (j << 3)), bCount)) break;
       continue;
     }
-    // Descend into B when A is a leaf, or when B's box is larger (longest half extent).
+    // Descend into B when A is a leaf, or when B's box is larger (longest half extent). An `any`
+    // query visits the child whose centre is nearer the other box's first (collide.ts childNearer:
+    // the same expressions).
     if (aCount > 0 || (bCount == 0 && load<f64>(nodeCache + j * NC_STRIDE, 32) > load<f64>(aBoxes + i * OBB_STRIDE, 24))) {
-      store<u32>(S + sp, <u32>i); store<u32>(S + sp, load<u32>(bNodes + (j << 3)), 4);
-      store<u32>(S + sp, <u32>i, 8); store<u32>(S + sp, <u32>j + 1, 12);
+      const r = <usize>load<u32>(bNodes + (j << 3)), l = j + 1;
+      let first = l, second = r;
+      if (stopAtFirst) {
+        if (load<f64>(nodeCache + l * NC_STRIDE) != epoch) mapNode(l);
+        if (load<f64>(nodeCache + r * NC_STRIDE) != epoch) mapNode(r);
+        const a = aBoxes + i * OBB_STRIDE, cl = nodeCache + l * NC_STRIDE, cr = nodeCache + r * NC_STRIDE;
+        const ax = load<f64>(a), ay = load<f64>(a, 8), az = load<f64>(a, 16);
+        const lx = load<f64>(cl, 8) - ax, ly = load<f64>(cl, 16) - ay, lz = load<f64>(cl, 24) - az;
+        const rx = load<f64>(cr, 8) - ax, ry = load<f64>(cr, 16) - ay, rz = load<f64>(cr, 24) - az;
+        if (rx * rx + ry * ry + rz * rz < lx * lx + ly * ly + lz * lz) { first = r; second = l; }
+      }
+      store<u32>(S + sp, <u32>i); store<u32>(S + sp, <u32>second, 4);
+      store<u32>(S + sp, <u32>i, 8); store<u32>(S + sp, <u32>first, 12);
     } else {
-      store<u32>(S + sp, load<u32>(aNodes + (i << 3))); store<u32>(S + sp, <u32>j, 4);
-      store<u32>(S + sp, <u32>i + 1, 8); store<u32>(S + sp, <u32>j, 12);
+      const r = <usize>load<u32>(aNodes + (i << 3)), l = i + 1;
+      let first = l, second = r;
+      if (stopAtFirst) {
+        const c = nodeCache + j * NC_STRIDE, al = aBoxes + l * OBB_STRIDE, ar = aBoxes + r * OBB_STRIDE;
+        const bx = load<f64>(c, 8), by = load<f64>(c, 16), bz = load<f64>(c, 24);
+        const lx = load<f64>(al) - bx, ly = load<f64>(al, 8) - by, lz = load<f64>(al, 16) - bz;
+        const rx = load<f64>(ar) - bx, ry = load<f64>(ar, 8) - by, rz = load<f64>(ar, 16) - bz;
+        if (rx * rx + ry * ry + rz * rz < lx * lx + ly * ly + lz * lz) { first = r; second = l; }
+      }
+      store<u32>(S + sp, <u32>second); store<u32>(S + sp, <u32>j, 4);
+      store<u32>(S + sp, <u32>first, 8); store<u32>(S + sp, <u32>j, 12);
     }
     sp += 16;
   }
