@@ -140,12 +140,16 @@ function NumberField(props: {
   onCommit: (value: number) => void;
 }) {
   const { value, unit, onCommit } = props;
-  const [text, setText] = useState(placementFieldText(value));
+  // What is typed, while it differs from the value; otherwise the field shows the value itself, in the
+  // same render that moves the part (never an effect later, so a drag cannot leave it trailing).
+  const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const text = draft ?? placementFieldText(value);
   /** Esc leaves the field without applying what was typed. */
   const reverting = useRef(false);
+  // A new value (applied, undone, dragged) replaces what was typed.
   useEffect(() => {
-    setText(placementFieldText(value));
+    setDraft(null);
     setError(null);
   }, [value]);
   const commit = (raw: string) => {
@@ -156,7 +160,7 @@ function NumberField(props: {
     }
     setError(null);
     if (placementFieldText(parsed.value) !== placementFieldText(value)) onCommit(parsed.value);
-    else setText(placementFieldText(value));
+    else setDraft(null);
   };
   return (
     <label className="number-field" title={error ?? props.title}>
@@ -170,7 +174,7 @@ function NumberField(props: {
         aria-invalid={error !== null}
         data-testid={props.testId}
         spellCheck={false}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => setDraft(e.target.value)}
         onBlur={() => {
           if (reverting.current) reverting.current = false;
           else commit(text);
@@ -179,7 +183,7 @@ function NumberField(props: {
           if (e.key === 'Enter') commit(text);
           else if (e.key === 'Escape') {
             // Back to the value, and out of the field: the next keys are shortcuts again.
-            setText(placementFieldText(value));
+            setDraft(null);
             setError(null);
             reverting.current = true;
             e.currentTarget.blur();
@@ -188,7 +192,7 @@ function NumberField(props: {
             const parsed = parseSignedInput(text, unit);
             const base = parsed.ok ? parsed.value : value;
             const next = Number((base + (e.key === 'ArrowUp' ? props.step : -props.step)).toFixed(6));
-            setText(placementFieldText(next));
+            setDraft(placementFieldText(next));
             commit(String(next));
           }
         }}

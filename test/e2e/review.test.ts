@@ -499,54 +499,65 @@ describe.skipIf(skip)('reviewing an assembly in the app (Chromium through the br
     }
     if (!grab) throw new Error('no Z handle found');
 
-    /** The drawn part, the Z field and the gizmo at one moment. */
+    /** The drawn part, the Z field and the gizmo at one moment: read in one call, so no render falls between them. */
     const sample = async () => {
-      const [c, z, g] = await Promise.all([centre(), fieldZ(), gizmo()]);
-      return { drawn: (c?.[2] ?? NaN) - fileZ, field: z, gizmo: (g?.position[2] ?? NaN) - fileZ };
+      const s = await page.evaluate((id) => {
+        const g = globalThis as unknown as PageGlobals & { document: { querySelector(q: string): { value: string } | null } };
+        const hook = g.__interfereTest;
+        return { centre: hook?.partCentre?.(id) ?? null, field: g.document.querySelector('[data-testid="placement-z"]')?.value ?? null, gizmo: hook?.gizmo?.() ?? null };
+      }, BOLT);
+      return { drawn: (s.centre?.[2] ?? NaN) - fileZ, field: Number(s.field), gizmo: (s.gizmo?.position[2] ?? NaN) - fileZ };
     };
     await page.mouse.down();
-    const samples: { drawn: number; field: number; gizmo: number }[] = [];
-    // 60 mm down in steps of about 1.5 mm: through the parts under the bolt if nothing stopped it.
-    const steps = 40;
-    for (let i = 1; i <= steps; i++) {
-      const mm = (60 * i) / steps;
-      await page.mouse.move(grab.x - up.x * mm, grab.y - up.y * mm);
+    // Let go if anything fails, so that the tests after this one start without a drag in progress.
+    let pressed = true;
+    try {
+      const samples: { drawn: number; field: number; gizmo: number }[] = [];
+      // 60 mm down in steps of about 1.5 mm: through the parts under the bolt if nothing stopped it.
+      const steps = 40;
+      for (let i = 1; i <= steps; i++) {
+        const mm = (60 * i) / steps;
+        await page.mouse.move(grab.x - up.x * mm, grab.y - up.y * mm);
+        await settle(page);
+        samples.push(await sample());
+      }
+      await expect.poll(() => page.getByTestId('live-status').textContent(), { timeout: 10_000 }).toMatch(/Stopped at contact with/);
       await settle(page);
-      samples.push(await sample());
-    }
-    await expect.poll(() => page.getByTestId('live-status').textContent(), { timeout: 10_000 }).toMatch(/Stopped at contact with/);
-    await settle(page);
-    const held = await sample();
-    writeFileSync(path.join(OUT, 'review-drag-samples.json'), JSON.stringify({ samples, held }, null, 1));
-    // Stopped well above where the pointer is (−20 mm), and on the way never below the stop.
-    expect(held.field).toBeGreaterThan(0);
-    expect(held.field).toBeLessThan(40);
-    for (const s of [...samples, held]) {
-      // The part, the field (to its 4 decimals) and the gizmo agree.
-      expect(Math.abs(s.drawn - s.field)).toBeLessThan(1e-3);
-      expect(Math.abs(s.gizmo - s.drawn)).toBeLessThan(1e-6);
-      expect(s.drawn).toBeGreaterThanOrEqual(held.drawn - 0.02);
-    }
-    await shot(page, '7-stopped');
+      const held = await sample();
+      writeFileSync(path.join(OUT, 'review-drag-samples.json'), JSON.stringify({ samples, held }, null, 1));
+      // Stopped well above where the pointer is (−20 mm), and on the way never below the stop.
+      expect(held.field).toBeGreaterThan(0);
+      expect(held.field).toBeLessThan(40);
+      for (const s of [...samples, held]) {
+        // The part, the field (to its 4 decimals) and the gizmo agree.
+        expect(Math.abs(s.drawn - s.field)).toBeLessThan(1e-3);
+        expect(Math.abs(s.gizmo - s.drawn)).toBeLessThan(1e-6);
+        expect(s.drawn).toBeGreaterThanOrEqual(held.drawn - 0.02);
+      }
+      await shot(page, '7-stopped');
 
-    // Pulled back up it is free again; pushed down again it stops at the same contact.
-    await page.mouse.move(grab.x - up.x * (40 - held.field - 5), grab.y - up.y * (40 - held.field - 5));
-    await expect.poll(() => page.getByTestId('live-status').textContent(), { timeout: 10_000 }).not.toMatch(/Stopped/);
-    await settle(page);
-    const freed = await sample();
-    expect(freed.field).toBeGreaterThan(held.field + 3);
-    expect(Math.abs(freed.drawn - freed.field)).toBeLessThan(1e-3);
-    await page.mouse.move(grab.x - up.x * 60, grab.y - up.y * 60);
-    await expect.poll(() => page.getByTestId('live-status').textContent(), { timeout: 10_000 }).toMatch(/Stopped at contact with/);
+      // Pulled back up it is free again; pushed down again it stops at the same contact.
+      await page.mouse.move(grab.x - up.x * (40 - held.field - 5), grab.y - up.y * (40 - held.field - 5));
+      await expect.poll(() => page.getByTestId('live-status').textContent(), { timeout: 10_000 }).not.toMatch(/Stopped/);
+      await settle(page);
+      const freed = await sample();
+      expect(freed.field).toBeGreaterThan(held.field + 3);
+      expect(Math.abs(freed.drawn - freed.field)).toBeLessThan(1e-3);
+      await page.mouse.move(grab.x - up.x * 60, grab.y - up.y * 60);
+      await expect.poll(() => page.getByTestId('live-status').textContent(), { timeout: 10_000 }).toMatch(/Stopped at contact with/);
 
-    // Released: the stop is kept, as one undoable move.
-    await page.mouse.up();
-    await expect.poll(() => page.getByTestId('undo').getAttribute('title')).toMatch(/Undo “Move /);
-    await expect.poll(() => page.locator('[data-testid="live-status"] strong').textContent()).toBe('Last move');
-    const kept = await fieldZ();
-    expect(Math.abs(kept - held.field)).toBeLessThan(0.02);
-    const after = await centre();
-    expect(Math.abs((after?.[2] ?? NaN) - fileZ - kept)).toBeLessThan(1e-3);
+      // Released: the stop is kept, as one undoable move.
+      await page.mouse.up();
+      pressed = false;
+      await expect.poll(() => page.getByTestId('undo').getAttribute('title')).toMatch(/Undo “Move /);
+      await expect.poll(() => page.locator('[data-testid="live-status"] strong').textContent()).toBe('Last move');
+      const kept = await fieldZ();
+      expect(Math.abs(kept - held.field)).toBeLessThan(0.02);
+      const after = await centre();
+      expect(Math.abs((after?.[2] ?? NaN) - fileZ - kept)).toBeLessThan(1e-3);
+    } finally {
+      if (pressed) await page.mouse.up();
+    }
   });
 
   it('Esc in a Placement field puts its value back and leaves the field, so shortcuts work again', async () => {
