@@ -62,6 +62,14 @@ export interface PipelineRecord {
   cold_ms_all: number[];
   cold_target_ms: number;
   cold_peak_rss_mb: number;
+  /** The cold run's minor page faults (its first touches of memory pages, all its threads; median). */
+  cold_minor_faults: number;
+  /**
+   * What one such fault costs on this machine (µs, measured by firstTouchMicros), and so about how
+   * much CPU time, over all threads, the cold run spends in them (ms).
+   */
+  page_fault_us: number;
+  cold_fault_ms_est: number;
   /** The cold run with `--refine off`, and cold_ms over it (refinement's cost), when measured. */
   cold_refine_off_ms: number | null;
   refine_ratio: number | null;
@@ -111,6 +119,7 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
   const phases: Record<string, number[]> = {};
   const shares: number[] = [], sharesMax: number[] = [];
   let rss = 0;
+  const faults: number[] = [];
   const once = (extra: readonly string[]): number => {
     const t0 = performance.now();
     const run = spawnSync(process.execPath, ['--require', probe, cli, 'check', path.resolve(root, c.input), '--report', path.join(dir, 'report.json'), '--quiet', '--timings', ...extra], { encoding: 'utf8' });
@@ -119,6 +128,8 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
     const m = /BENCH_PEAK_RSS_MB ([\d.]+)/.exec(run.stderr);
     if (m) rss = Math.max(rss, Number(m[1]));
     if (extra.length === 0) {
+      const f = /BENCH_MINOR_FAULTS (\d+)/.exec(run.stderr);
+      if (f) faults.push(Number(f[1]));
       const p = coldPhases(parseTimings(run.stderr), run.stderr);
       for (const [k, v] of Object.entries(p.phases)) (phases[k] ??= []).push(v);
       shares.push(p.nonOcctShare);
@@ -154,6 +165,8 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
     candidates = check.candidatePairs;
   }
   const round = (x: number): number => Math.round(x * 10) / 10;
+  const faultUs = firstTouchMicros();
+  const coldFaults = faults.length > 0 ? median(faults) : NaN;
   return {
     impl: 'interfere',
     variant: 'pipeline',
@@ -164,6 +177,9 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
     cold_ms_all: cold.map(round),
     cold_target_ms: c.coldTargetMs,
     cold_peak_rss_mb: rss,
+    cold_minor_faults: Math.round(coldFaults),
+    page_fault_us: Math.round(faultUs * 100) / 100,
+    cold_fault_ms_est: Math.round((coldFaults * faultUs) / 1000),
     cold_refine_off_ms: coldOff.length > 0 ? round(median(coldOff)) : null,
     refine_ratio: coldOff.length > 0 ? Math.round((median(cold) / median(coldOff)) * 100) / 100 : null,
     refine_ratio_target: c.refineRatioTarget ?? null,
@@ -180,6 +196,25 @@ export async function runPipelineCase(c: PipelineCase, reps: number, root = proc
     triangles: prepared.parts.reduce((s, p) => s + p.body.mesh.triangleCount, 0),
     parts: prepared.parts.length,
   };
+}
+
+/**
+ * What the first touch of a fresh 4 KB memory page costs on this machine, in µs: a fresh 64 MB
+ * buffer (mapped by the allocator, untouched) written once per page, the median of three. About
+ * 0.1–0.5 µs on a workstation; in a virtual machine whose host backs the guest's memory only when
+ * it is touched, it can be tens of times more, and every megabyte a cold run touches then costs
+ * milliseconds.
+ */
+export function firstTouchMicros(): number {
+  const PAGE = 4096, BYTES = 64 * 1024 * 1024;
+  const runs: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const bytes = new Uint8Array(BYTES);
+    const t0 = performance.now();
+    for (let i = 0; i < BYTES; i += PAGE) bytes[i] = 1;
+    runs.push(((performance.now() - t0) * 1000) / (BYTES / PAGE));
+  }
+  return median(runs);
 }
 
 /** The phases of one cold run from its --timings table (ms), and the share not in OpenCascade's reads. */
@@ -222,6 +257,7 @@ export function renderPipeline(records: readonly PipelineRecord[]): string {
     lines.push(
       `${r.scenario}: ${r.description}\n` +
         `  cold ${r.cold_ms} ms (target ${r.cold_target_ms} ms; runs ${r.cold_ms_all.join(', ')}), peak RSS ${r.cold_peak_rss_mb} MB\n` +
+        `  memory first touched: ${r.cold_minor_faults.toLocaleString('en-US')} page faults, at ${r.page_fault_us} µs each on this machine about ${r.cold_fault_ms_est} ms of CPU over all threads\n` +
         `  cold phases (medians, ms): ${Object.entries(r.cold_phases_ms).map(([k, v]) => `${k} ${v}`).join(', ')}; ` +
         `not OpenCascade's reads ${shareRange(r.cold_non_occt_share, r.cold_non_occt_share_max)} of the wall time (target ≤ 20 % for CAD files)\n` +
         (r.refine_ratio !== null

@@ -289,3 +289,22 @@ describe('the runner checks counts against the reference and says so per scenari
     }
   });
 });
+
+describe('the cold-run probe', () => {
+  it('reports the peak RSS and the minor page faults of the process it is preloaded into', () => {
+    // 16 MB written page by page: at least that many pages first touched (fewer faults only with huge pages).
+    const r = spawnSync(process.execPath, ['--require', path.join(ROOT, 'bench/rssProbe.cjs'), '-e', 'const b = new Uint8Array(16 << 20); for (let i = 0; i < b.length; i += 4096) b[i] = 1;'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const rss = Number(/BENCH_PEAK_RSS_MB ([\d.]+)/.exec(r.stderr)?.[1]);
+    const faults = Number(/BENCH_MINOR_FAULTS (\d+)/.exec(r.stderr)?.[1]);
+    expect(rss).toBeGreaterThan(16);
+    expect(faults).toBeGreaterThan(0);
+  });
+
+  it("measures this machine's cost of a page's first touch as a positive number of microseconds", async () => {
+    const { firstTouchMicros } = await import('../../bench/pipeline');
+    const us = firstTouchMicros();
+    expect(Number.isFinite(us)).toBe(true);
+    expect(us).toBeGreaterThan(0);
+  });
+});
