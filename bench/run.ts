@@ -66,9 +66,10 @@ Options:
                        several strategies selected, FILE gets a per-strategy suffix
   --pipeline NAME      run this whole-file pipeline case (repeatable: ${PIPELINE_CASES.map((c) => c.name).join(', ')}):
                        the command line on a cold process from start to report (median of --reps
-                       runs, peak RSS), and the all-pairs phase with trees built. Given alone, only
-                       pipeline cases run; by default they run after the mesh scenarios unless
-                       --scenario or --strategy narrows the run
+                       runs, its phases, peak RSS, and its page faults with what a first touch of
+                       a page costs on this machine), and the all-pairs phase with trees built.
+                       Given alone, only pipeline cases run; by default they run after the mesh
+                       scenarios unless --scenario or --strategy narrows the run
   --no-pipeline        skip the pipeline cases
   --load               instead of the above, the load benchmark (bench/load.ts): a generated
                        assembly (default ${DEFAULT_LOAD.parts.toLocaleString('en-US')} parts, ${DEFAULT_LOAD.triangles.toLocaleString('en-US')} triangles: boxes, spheres
