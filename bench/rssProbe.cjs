@@ -1,6 +1,6 @@
 // Preloaded into a benchmarked child process (node --require): on exit, reports the process's
-// peak resident set size and its minor page faults (every thread's: the first touches of memory
-// pages) on standard error for the pipeline and load benchmarks to read.
+// peak resident set size (read by the pipeline and load benchmarks) and its minor page faults
+// (every thread's first touches of memory pages; read by the pipeline benchmark) on standard error.
 'use strict';
 process.on('exit', () => {
   const usage = process.resourceUsage();
