@@ -397,7 +397,7 @@ class Kernel {
     let stackCap = this.buildCaps.stack ?? Math.min(n + 2, 4096);
     for (;;) {
       const size = (b: number): number => (b + 15) & ~15;
-      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, 12 * stackCap, 104 * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
+      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, 12 * stackCap, 184 * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
       const total = parts.reduce((sum, b) => sum + size(b), 0);
       if (total > this.buildBytes) {
         if (this.buildAt) this.arena.release(this.buildAt, this.buildBytes);

@@ -20,6 +20,13 @@ const FRAME: usize = PARAMS + 16384 + 512;
 /** Doubles per triangle slot sum: area, first moment (3), second moment (6), vertex sum (3). */
 const TRI: usize = 13;
 const TRI_BYTES: usize = TRI * 8;
+/**
+ * Per pending group (stack entry): its TRI sums, then its frame's nine numbers when its parent's
+ * split fitted it already (pairFit), then 1 if it did (else 0).
+ */
+const ENTRY_BYTES: usize = TRI_BYTES + 10 * 8;
+const ENTRY_FRAME: usize = TRI_BYTES;
+const ENTRY_READY: usize = TRI_BYTES + 72;
 const BOX_BYTES: usize = 12 * 8;
 /** Relative inflation of box half extents (2⁻⁴⁷), as obbtree/build.ts. */
 const INFLATE: f64 = 1.0 / 140737488355328.0;
@@ -450,6 +457,163 @@ function frameFromMoments(sum: usize): bool {
   return true;
 }
 
+/** The frame's nine numbers from memory. */
+function loadFrame(at: usize): void {
+  f0 = load<f64>(at); f1 = load<f64>(at, 8); f2 = load<f64>(at, 16);
+  f3 = load<f64>(at, 24); f4 = load<f64>(at, 32); f5 = load<f64>(at, 40);
+  f6 = load<f64>(at, 48); f7 = load<f64>(at, 56); f8 = load<f64>(at, 64);
+}
+
+@inline function sel(yes: v128, no: v128, mask: v128): v128 {
+  return v128.bitselect(yes, no, mask);
+}
+
+/**
+ * frameFromMoments on two groups' sums at once, lane 0 the group at sa, lane 1 the one at sb: the
+ * same operations in the same order per lane, each branch of the scalar code computed in both
+ * lanes and chosen lane by lane, so each frame is the scalar fit's to the bit. The nine numbers
+ * go to fa and fb. False, writing nothing, when either group leaves the common path (zero area,
+ * a degenerate or tiny covariance, no nonzero cross product): the scalar fit then takes each.
+ */
+function pairFit(sa: usize, sb: usize, fa: usize, fb: usize): bool {
+  const M = f64x2(load<f64>(sa), load<f64>(sb));
+  if (!v128.all_true<i64>(f64x2.gt(M, f64x2.splat(0)))) return false;
+  const mx = f64x2.div(f64x2(load<f64>(sa, 8), load<f64>(sb, 8)), M);
+  const my = f64x2.div(f64x2(load<f64>(sa, 16), load<f64>(sb, 16)), M);
+  const mz = f64x2.div(f64x2(load<f64>(sa, 24), load<f64>(sb, 24)), M);
+  let a00 = f64x2.sub(f64x2.div(f64x2(load<f64>(sa, 32), load<f64>(sb, 32)), M), f64x2.mul(mx, mx));
+  let a01 = f64x2.sub(f64x2.div(f64x2(load<f64>(sa, 40), load<f64>(sb, 40)), M), f64x2.mul(mx, my));
+  let a02 = f64x2.sub(f64x2.div(f64x2(load<f64>(sa, 48), load<f64>(sb, 48)), M), f64x2.mul(mx, mz));
+  let a11 = f64x2.sub(f64x2.div(f64x2(load<f64>(sa, 56), load<f64>(sb, 56)), M), f64x2.mul(my, my));
+  let a12 = f64x2.sub(f64x2.div(f64x2(load<f64>(sa, 64), load<f64>(sb, 64)), M), f64x2.mul(my, mz));
+  let a22 = f64x2.sub(f64x2.div(f64x2(load<f64>(sa, 72), load<f64>(sb, 72)), M), f64x2.mul(mz, mz));
+
+  // symmetricEigen3: the common path needs 1e-300 < s < ∞ (s finite: s − s is 0).
+  const s = f64x2.max(
+    f64x2.max(f64x2.max(f64x2.abs(a00), f64x2.abs(a01)), f64x2.max(f64x2.abs(a02), f64x2.abs(a11))),
+    f64x2.max(f64x2.abs(a12), f64x2.abs(a22)),
+  );
+  if (!v128.all_true<i64>(v128.and(f64x2.gt(s, f64x2.splat(1e-300)), f64x2.eq(f64x2.sub(s, s), f64x2.splat(0))))) return false;
+  const inv = f64x2.div(f64x2.splat(1), s);
+  a00 = f64x2.mul(a00, inv); a01 = f64x2.mul(a01, inv); a02 = f64x2.mul(a02, inv);
+  a11 = f64x2.mul(a11, inv); a12 = f64x2.mul(a12, inv); a22 = f64x2.mul(a22, inv);
+  const q = f64x2.div(f64x2.add(f64x2.add(a00, a11), a22), f64x2.splat(3));
+  const off = f64x2.add(f64x2.add(f64x2.mul(a01, a01), f64x2.mul(a02, a02)), f64x2.mul(a12, a12));
+  const b00 = f64x2.sub(a00, q), b11 = f64x2.sub(a11, q), b22 = f64x2.sub(a22, q);
+  const p2 = f64x2.div(
+    f64x2.add(f64x2.add(f64x2.add(f64x2.mul(b00, b00), f64x2.mul(b11, b11)), f64x2.mul(b22, b22)), f64x2.mul(f64x2.splat(2), off)),
+    f64x2.splat(6),
+  );
+  if (!v128.all_true<i64>(f64x2.gt(p2, f64x2.splat(1e-30)))) return false;
+  const p = f64x2.sqrt(p2);
+  const det = f64x2.add(
+    f64x2.sub(
+      f64x2.mul(b00, f64x2.sub(f64x2.mul(b11, b22), f64x2.mul(a12, a12))),
+      f64x2.mul(a01, f64x2.sub(f64x2.mul(a01, b22), f64x2.mul(a12, a02))),
+    ),
+    f64x2.mul(a02, f64x2.sub(f64x2.mul(a01, a12), f64x2.mul(b11, a02))),
+  );
+  let r = f64x2.div(det, f64x2.mul(f64x2.mul(f64x2.splat(2), p2), p));
+  const one = f64x2.splat(1), minusOne = f64x2.splat(-1);
+  r = sel(minusOne, sel(one, r, f64x2.ge(r, one)), f64x2.le(r, minusOne));
+  const firstIsLargest = f64x2.ge(r, f64x2.splat(0));
+  // cubicFarRoot(±r), lane by lane: each lane stops where the scalar loop stops.
+  const rr = sel(r, f64x2.neg(r), firstIsLargest);
+  const two = f64x2.splat(2), three = f64x2.splat(3);
+  const twoR = f64x2.mul(two, rr);
+  let b = f64x2.add(f64x2.splat(1.7360508), f64x2.mul(rr, f64x2.sub(f64x2.splat(0.3213884), f64x2.mul(f64x2.splat(0.0534392), rr))));
+  b = sel(two, b, f64x2.lt(f64x2.sub(f64x2.mul(f64x2.sub(f64x2.mul(b, b), three), b), twoR), f64x2.splat(0)));
+  let active = f64x2.eq(b, b);
+  for (let k = 0; k < 32; k++) {
+    const next = f64x2.sub(b, f64x2.div(
+      f64x2.sub(f64x2.mul(f64x2.sub(f64x2.mul(b, b), three), b), twoR),
+      f64x2.sub(f64x2.mul(f64x2.mul(three, b), b), three),
+    ));
+    active = v128.and(active, f64x2.lt(next, b));
+    if (!v128.any_true(active)) break;
+    b = sel(next, b, active);
+  }
+  const pb = f64x2.mul(p, b);
+  const far = sel(f64x2.add(q, pb), f64x2.sub(q, pb), firstIsLargest);
+
+  // eigenvectorOf(a, far): the longest cross product of two rows of A − far·I, by its largest component.
+  const r00 = f64x2.sub(a00, far), r11 = f64x2.sub(a11, far), r22 = f64x2.sub(a22, far);
+  const c0x = f64x2.sub(f64x2.mul(a01, a12), f64x2.mul(a02, r11)), c0y = f64x2.sub(f64x2.mul(a02, a01), f64x2.mul(r00, a12)), c0z = f64x2.sub(f64x2.mul(r00, r11), f64x2.mul(a01, a01));
+  const c1x = f64x2.sub(f64x2.mul(a01, r22), f64x2.mul(a02, a12)), c1y = f64x2.sub(f64x2.mul(a02, a02), f64x2.mul(r00, r22)), c1z = f64x2.sub(f64x2.mul(r00, a12), f64x2.mul(a01, a02));
+  const c2x = f64x2.sub(f64x2.mul(r11, r22), f64x2.mul(a12, a12)), c2y = f64x2.sub(f64x2.mul(a12, a02), f64x2.mul(a01, r22)), c2z = f64x2.sub(f64x2.mul(a01, a12), f64x2.mul(r11, a02));
+  const n0 = f64x2.max(f64x2.max(f64x2.abs(c0x), f64x2.abs(c0y)), f64x2.abs(c0z));
+  const n1 = f64x2.max(f64x2.max(f64x2.abs(c1x), f64x2.abs(c1y)), f64x2.abs(c1z));
+  const n2 = f64x2.max(f64x2.max(f64x2.abs(c2x), f64x2.abs(c2y)), f64x2.abs(c2z));
+  const zero = f64x2.splat(0);
+  const pick0 = v128.and(v128.and(f64x2.ge(n0, n1), f64x2.ge(n0, n2)), f64x2.gt(n0, zero));
+  const pick1 = v128.andnot(v128.and(f64x2.ge(n1, n2), f64x2.gt(n1, zero)), pick0);
+  const pick2 = v128.andnot(v128.andnot(f64x2.gt(n2, zero), pick0), pick1);
+  if (!v128.all_true<i64>(v128.or(v128.or(pick0, pick1), pick2))) return false;
+  const nn = sel(n0, sel(n1, n2, pick1), pick0);
+  const cx = sel(c0x, sel(c1x, c2x, pick1), pick0);
+  const cy = sel(c0y, sel(c1y, c2y, pick1), pick0);
+  const cz = sel(c0z, sel(c1z, c2z, pick1), pick0);
+  const kn = f64x2.div(one, nn);
+  const ex = f64x2.mul(cx, kn), ey = f64x2.mul(cy, kn), ez = f64x2.mul(cz, kn);
+  const ku = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(ex, ex), f64x2.mul(ey, ey)), f64x2.mul(ez, ez))));
+  const ux = f64x2.mul(ex, ku), uy = f64x2.mul(ey, ku), uz = f64x2.mul(ez, ku);
+
+  // (w, x): an orthonormal basis of the plane orthogonal to u.
+  const xBig = f64x2.gt(f64x2.abs(ux), f64x2.abs(uy));
+  const t = sel(ux, uy, xBig);
+  const winv = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.mul(t, t), f64x2.mul(uz, uz))));
+  const wx = sel(f64x2.mul(f64x2.neg(uz), winv), zero, xBig);
+  const wy = sel(zero, f64x2.mul(uz, winv), xBig);
+  const wz = sel(f64x2.mul(ux, winv), f64x2.mul(f64x2.neg(uy), winv), xBig);
+  const xx = f64x2.sub(f64x2.mul(uy, wz), f64x2.mul(uz, wy));
+  const xy = f64x2.sub(f64x2.mul(uz, wx), f64x2.mul(ux, wz));
+  const xz = f64x2.sub(f64x2.mul(ux, wy), f64x2.mul(uy, wx));
+  const Awx = f64x2.add(f64x2.add(f64x2.mul(a00, wx), f64x2.mul(a01, wy)), f64x2.mul(a02, wz));
+  const Awy = f64x2.add(f64x2.add(f64x2.mul(a01, wx), f64x2.mul(a11, wy)), f64x2.mul(a12, wz));
+  const Awz = f64x2.add(f64x2.add(f64x2.mul(a02, wx), f64x2.mul(a12, wy)), f64x2.mul(a22, wz));
+  const Axx = f64x2.add(f64x2.add(f64x2.mul(a00, xx), f64x2.mul(a01, xy)), f64x2.mul(a02, xz));
+  const Axy = f64x2.add(f64x2.add(f64x2.mul(a01, xx), f64x2.mul(a11, xy)), f64x2.mul(a12, xz));
+  const Axz = f64x2.add(f64x2.add(f64x2.mul(a02, xx), f64x2.mul(a12, xy)), f64x2.mul(a22, xz));
+  const m00 = f64x2.add(f64x2.add(f64x2.mul(wx, Awx), f64x2.mul(wy, Awy)), f64x2.mul(wz, Awz));
+  const m01 = f64x2.add(f64x2.add(f64x2.mul(xx, Awx), f64x2.mul(xy, Awy)), f64x2.mul(xz, Awz));
+  const m11 = f64x2.add(f64x2.add(f64x2.mul(xx, Axx), f64x2.mul(xy, Axy)), f64x2.mul(xz, Axz));
+  // The 2×2 rotation: both of the scalar code's branches, then the one it takes.
+  const dm = f64x2.sub(m00, m11), em = f64x2.mul(two, m01);
+  const g = f64x2.max(f64x2.abs(dm), f64x2.abs(em));
+  const d = f64x2.div(dm, g), e = f64x2.div(em, g);
+  const h = f64x2.sqrt(f64x2.add(f64x2.mul(d, d), f64x2.mul(e, e)));
+  const half = f64x2.splat(0.5);
+  const cPos = f64x2.sqrt(f64x2.mul(half, f64x2.add(one, f64x2.div(d, h))));
+  const sPos = f64x2.div(e, f64x2.mul(f64x2.mul(two, h), cPos));
+  let sNeg = f64x2.sqrt(f64x2.mul(half, f64x2.sub(one, f64x2.div(d, h))));
+  sNeg = sel(f64x2.neg(sNeg), sNeg, f64x2.lt(e, zero));
+  const cNeg = f64x2.div(e, f64x2.mul(f64x2.mul(two, h), sNeg));
+  const dPos = f64x2.ge(d, zero), rotate = f64x2.gt(g, zero);
+  const c = sel(sel(cPos, cNeg, dPos), one, rotate);
+  const sn = sel(sel(sPos, sNeg, dPos), zero, rotate);
+  const vx = f64x2.add(f64x2.mul(c, wx), f64x2.mul(sn, xx));
+  const vy = f64x2.add(f64x2.mul(c, wy), f64x2.mul(sn, xy));
+  const vz = f64x2.add(f64x2.mul(c, wz), f64x2.mul(sn, xz));
+  const nsn = f64x2.neg(sn);
+  const g0 = sel(ux, vx, firstIsLargest), g1 = sel(uy, vy, firstIsLargest), g2 = sel(uz, vz, firstIsLargest);
+  const g3 = sel(vx, f64x2.add(f64x2.mul(nsn, wx), f64x2.mul(c, xx)), firstIsLargest);
+  const g4 = sel(vy, f64x2.add(f64x2.mul(nsn, wy), f64x2.mul(c, xy)), firstIsLargest);
+  const g5 = sel(vz, f64x2.add(f64x2.mul(nsn, wz), f64x2.mul(c, xz)), firstIsLargest);
+  const g6 = f64x2.sub(f64x2.mul(g1, g5), f64x2.mul(g2, g4));
+  const g7 = f64x2.sub(f64x2.mul(g2, g3), f64x2.mul(g0, g5));
+  const g8 = f64x2.sub(f64x2.mul(g0, g4), f64x2.mul(g1, g3));
+  v128.store_lane<f64>(fa, g0, 0); v128.store_lane<f64>(fb, g0, 1);
+  v128.store_lane<f64>(fa + 8, g1, 0); v128.store_lane<f64>(fb + 8, g1, 1);
+  v128.store_lane<f64>(fa + 16, g2, 0); v128.store_lane<f64>(fb + 16, g2, 1);
+  v128.store_lane<f64>(fa + 24, g3, 0); v128.store_lane<f64>(fb + 24, g3, 1);
+  v128.store_lane<f64>(fa + 32, g4, 0); v128.store_lane<f64>(fb + 32, g4, 1);
+  v128.store_lane<f64>(fa + 40, g5, 0); v128.store_lane<f64>(fb + 40, g5, 1);
+  v128.store_lane<f64>(fa + 48, g6, 0); v128.store_lane<f64>(fb + 48, g6, 1);
+  v128.store_lane<f64>(fa + 56, g7, 0); v128.store_lane<f64>(fb + 56, g7, 1);
+  v128.store_lane<f64>(fa + 64, g8, 0); v128.store_lane<f64>(fb + 64, g8, 1);
+  return true;
+}
+
 /** A zero-area group: the covariance of its vertices (relative to the reference point). */
 function pointFrame(first: usize, count: usize, rx: f64, ry: f64, rz: f64): void {
   const m = count * 3;
@@ -475,7 +639,7 @@ function pointFrame(first: usize, count: usize, rx: f64, ry: f64, rz: f64): void
 /**
  * Builds the OBB tree of triangles `idx` (n of them) over vertices `pos` into the node store
  * (`boxes`, `nodes`, capacity nodeCap). Returns the node count, −1 if the store is too small, −2 if
- * the stack (stackCap entries of three i32 at `stack`, TRI doubles each at `sums`) is.
+ * the stack (stackCap entries of three i32 at `stack`, ENTRY_BYTES each at `sums`) is.
  */
 export function buildObb(
   pos: usize, idx: usize, n: i32, leafSize: i32, rx: f64, ry: f64, rz: f64,
@@ -489,6 +653,7 @@ export function buildObb(
   sumSlots(0, N, sums);
   let size = 1;
   store<i32>(stack, 0); store<i32>(stack, n, 4); store<i32>(stack, -1, 8);
+  store<f64>(sums, 0, ENTRY_READY);
   let count = 0;
   const leaf = <usize>leafSize;
   while (size > 0) {
@@ -500,9 +665,10 @@ export function buildObb(
     const node = count++;
     if (parent >= 0) store<i32>(nodes + <usize>parent * 8, node);
     const cnt = end - first;
-    const so = sums + <usize>entry * TRI_BYTES;
+    const so = sums + <usize>entry * ENTRY_BYTES;
 
-    if (cnt == 1) triangleFrame(first);
+    if (load<f64>(so, ENTRY_READY) != 0) loadFrame(so + ENTRY_FRAME);
+    else if (cnt == 1) triangleFrame(first);
     else if (!frameFromMoments(so)) pointFrame(first, cnt, rx, ry, rz);
 
     const B = boxes + <usize>node * BOX_BYTES, L = nodes + <usize>node * 8;
@@ -530,8 +696,14 @@ export function buildObb(
     // Children: right at stack entry `entry`, left at `entry + 1` (popped next: node + 1).
     for (let k: usize = 0; k < TRI_BYTES; k += 8) {
       store<f64>(so + k, load<f64>(SIDES + TRI_BYTES + k));
-      store<f64>(so + TRI_BYTES + k, load<f64>(SIDES + k));
+      store<f64>(so + ENTRY_BYTES + k, load<f64>(SIDES + k));
     }
+    // Both children's fits at once when both are fitted from their moments (most splits): the
+    // two eigen-decompositions are chains of divisions and roots, run side by side in a vector's
+    // lanes they take the time of one.
+    const fitted: f64 = mid - first > 1 && end - mid > 1 && pairFit(so + ENTRY_BYTES, so, so + ENTRY_BYTES + ENTRY_FRAME, so + ENTRY_FRAME) ? 1 : 0;
+    store<f64>(so, fitted, ENTRY_READY);
+    store<f64>(so + ENTRY_BYTES, fitted, ENTRY_READY);
     store<i32>(e, <i32>mid); store<i32>(e, <i32>end, 4); store<i32>(e, node, 8);
     store<i32>(e, <i32>first, 12); store<i32>(e, <i32>mid, 16); store<i32>(e, -1, 20);
     size += 2;
