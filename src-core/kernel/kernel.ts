@@ -48,6 +48,8 @@ const P_INT = 512;
 const NODE_RECORD_BYTES = 128;
 /** Where the tree builder leaves the mesh's bounds (its SIDES block; as/build.ts). */
 const BUILD_SIDES = 16384;
+/** The most slots as/build.ts measures before partitioning (its PAIRED_SLOTS): their projections and the slots to exchange. */
+const PAIRED_SLOTS = 4096;
 /** The probes' results (as/probe.ts's PROBE block): ray t, closest point, ray triangle, crossings, grazing. */
 const PROBE = PARAMS + 12288;
 const I = {
@@ -397,7 +399,7 @@ class Kernel {
     let stackCap = this.buildCaps.stack ?? Math.min(n + 2, 4096);
     for (;;) {
       const size = (b: number): number => (b + 15) & ~15;
-      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, 12 * stackCap, 184 * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
+      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, 16 * PAIRED_SLOTS + 16, 12 * stackCap, 184 * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
       const total = parts.reduce((sum, b) => sum + size(b), 0);
       if (total > this.buildBytes) {
         if (this.buildAt) this.arena.release(this.buildAt, this.buildBytes);
@@ -412,7 +414,7 @@ class Kernel {
         at.push(p);
         p += size(b);
       }
-      const [pos, idx, tv, ts, perm, stack, sums, boxes, nodes] = at;
+      const [pos, idx, tv, ts, perm, proj, stack, sums, boxes, nodes] = at;
       const F = this.view();
       F.set(positions, pos / 8);
       new Uint32Array(this.memory.buffer, idx, indices.length).set(indices);
@@ -421,7 +423,7 @@ class Kernel {
       const minX = F[b], minY = F[b + 1], minZ = F[b + 2], maxX = F[b + 3], maxY = F[b + 4], maxZ = F[b + 5];
       const count = this.buildFn(
         pos, idx, n, leafSize, 0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ),
-        tv, ts, perm, stack, sums, stackCap, boxes, nodes, nodeCap,
+        tv, ts, perm, proj, stack, sums, stackCap, boxes, nodes, nodeCap,
       );
       // A store or stack too small (rare: deep or unbalanced trees): again with the bounds.
       if (count === -1) { nodeCap = 2 * n + 16; continue; }

@@ -33,7 +33,7 @@ const INFLATE: f64 = 1.0 / 140737488355328.0;
 const THIRD: f64 = 1.0 / 3.0;
 const TWELFTH: f64 = 1.0 / 12.0;
 
-let tv: usize = 0, ts: usize = 0, perm: usize = 0;
+let tv: usize = 0, ts: usize = 0, perm: usize = 0, proj: usize = 0;
 
 // The frame being fitted (axes 0, 1, 2 as rows) and the vertex projections' ranges on it.
 let f0: f64 = 0, f1: f64 = 0, f2: f64 = 0, f3: f64 = 0, f4: f64 = 0, f5: f64 = 0, f6: f64 = 0, f7: f64 = 0, f8: f64 = 0;
@@ -91,18 +91,23 @@ function fillSlots(pos: usize, idx: usize, n: usize, rx: f64, ry: f64, rz: f64):
   }
 }
 
-/** The sums of slots [first, end) into out (TRI doubles). */
+/**
+ * The sums of slots [first, end) into out (TRI doubles): each sum in slot order, as the scalar
+ * loop adds them, two sums to a vector (a lane's additions are the scalar ones).
+ */
 function sumSlots(first: usize, end: usize, out: usize): void {
-  let s0: f64 = 0, s1: f64 = 0, s2: f64 = 0, s3: f64 = 0, s4: f64 = 0, s5: f64 = 0, s6: f64 = 0;
-  let s7: f64 = 0, s8: f64 = 0, s9: f64 = 0, sx: f64 = 0, sy: f64 = 0, sz: f64 = 0;
+  let s01 = f64x2.splat(0), s23 = f64x2.splat(0), s45 = f64x2.splat(0), s67 = f64x2.splat(0);
+  let s89 = f64x2.splat(0), s1011 = f64x2.splat(0);
+  let s12: f64 = 0;
   for (let u = ts + first * TRI_BYTES, e = ts + end * TRI_BYTES; u < e; u += TRI_BYTES) {
-    s0 += load<f64>(u); s1 += load<f64>(u, 8); s2 += load<f64>(u, 16); s3 += load<f64>(u, 24); s4 += load<f64>(u, 32);
-    s5 += load<f64>(u, 40); s6 += load<f64>(u, 48); s7 += load<f64>(u, 56); s8 += load<f64>(u, 64); s9 += load<f64>(u, 72);
-    sx += load<f64>(u, 80); sy += load<f64>(u, 88); sz += load<f64>(u, 96);
+    s01 = f64x2.add(s01, v128.load(u)); s23 = f64x2.add(s23, v128.load(u, 16));
+    s45 = f64x2.add(s45, v128.load(u, 32)); s67 = f64x2.add(s67, v128.load(u, 48));
+    s89 = f64x2.add(s89, v128.load(u, 64)); s1011 = f64x2.add(s1011, v128.load(u, 80));
+    s12 += load<f64>(u, 96);
   }
-  store<f64>(out, s0); store<f64>(out, s1, 8); store<f64>(out, s2, 16); store<f64>(out, s3, 24); store<f64>(out, s4, 32);
-  store<f64>(out, s5, 40); store<f64>(out, s6, 48); store<f64>(out, s7, 56); store<f64>(out, s8, 64); store<f64>(out, s9, 72);
-  store<f64>(out, sx, 80); store<f64>(out, sy, 88); store<f64>(out, sz, 96);
+  v128.store(out, s01); v128.store(out, s23, 16); v128.store(out, s45, 32);
+  v128.store(out, s67, 48); v128.store(out, s89, 64); v128.store(out, s1011, 80);
+  store<f64>(out, s12, 96);
 }
 
 /** The children's sums into SIDES (left, right): the smaller summed, the larger by difference. */
@@ -221,9 +226,95 @@ function extentsAndPartition(first: usize, end: usize, threshold: f64): usize {
   return i;
 }
 
+/** Groups of at most this many slots are measured two slots at a time, then partitioned. */
+const PAIRED_SLOTS: usize = 4096;
+
+/**
+ * The ranges of the vertices of slots [first, end) on the frame's axes, two slots at a time (slot
+ * i in lane 0, slot i + 1 in lane 1; an odd last slot in both), and each slot's vertex
+ * projections on axis 0, summed, into proj[slot − first]. Per lane the products, sums and
+ * comparisons are extentsAndPartition's; a vector's lanes all do useful work here, where there
+ * the third axis fills both lanes of one.
+ */
+function extentsPaired(first: usize, end: usize): void {
+  const a0x = f64x2.splat(f0), a0y = f64x2.splat(f1), a0z = f64x2.splat(f2);
+  const a1x = f64x2.splat(f3), a1y = f64x2.splat(f4), a1z = f64x2.splat(f5);
+  const a2x = f64x2.splat(f6), a2y = f64x2.splat(f7), a2z = f64x2.splat(f8);
+  const inf = f64x2.splat(Infinity), ninf = f64x2.splat(-Infinity);
+  let l0 = inf, h0 = ninf, l1 = inf, h1 = ninf, l2 = inf, h2 = ninf;
+  for (let i = first; i < end; i += 2) {
+    const oa = tv + i * 72, ob = i + 1 < end ? oa + 72 : oa;
+    const Px = v128.load64_lane(ob, v128.load64_splat(oa), 1), Py = v128.load64_lane(ob, v128.load64_splat(oa, 8), 1, 8);
+    const Pz = v128.load64_lane(ob, v128.load64_splat(oa, 16), 1, 16), Qx = v128.load64_lane(ob, v128.load64_splat(oa, 24), 1, 24);
+    const Qy = v128.load64_lane(ob, v128.load64_splat(oa, 32), 1, 32), Qz = v128.load64_lane(ob, v128.load64_splat(oa, 40), 1, 40);
+    const Wx = v128.load64_lane(ob, v128.load64_splat(oa, 48), 1, 48), Wy = v128.load64_lane(ob, v128.load64_splat(oa, 56), 1, 56);
+    const Wz = v128.load64_lane(ob, v128.load64_splat(oa, 64), 1, 64);
+    const p0 = f64x2.add(f64x2.add(f64x2.mul(a0x, Px), f64x2.mul(a0y, Py)), f64x2.mul(a0z, Pz));
+    const q0 = f64x2.add(f64x2.add(f64x2.mul(a0x, Qx), f64x2.mul(a0y, Qy)), f64x2.mul(a0z, Qz));
+    const w0 = f64x2.add(f64x2.add(f64x2.mul(a0x, Wx), f64x2.mul(a0y, Wy)), f64x2.mul(a0z, Wz));
+    l0 = f64x2.pmin(f64x2.pmin(f64x2.pmin(l0, p0), q0), w0); h0 = f64x2.pmax(f64x2.pmax(f64x2.pmax(h0, p0), q0), w0);
+    const p1 = f64x2.add(f64x2.add(f64x2.mul(a1x, Px), f64x2.mul(a1y, Py)), f64x2.mul(a1z, Pz));
+    const q1 = f64x2.add(f64x2.add(f64x2.mul(a1x, Qx), f64x2.mul(a1y, Qy)), f64x2.mul(a1z, Qz));
+    const w1 = f64x2.add(f64x2.add(f64x2.mul(a1x, Wx), f64x2.mul(a1y, Wy)), f64x2.mul(a1z, Wz));
+    l1 = f64x2.pmin(f64x2.pmin(f64x2.pmin(l1, p1), q1), w1); h1 = f64x2.pmax(f64x2.pmax(f64x2.pmax(h1, p1), q1), w1);
+    const p2 = f64x2.add(f64x2.add(f64x2.mul(a2x, Px), f64x2.mul(a2y, Py)), f64x2.mul(a2z, Pz));
+    const q2 = f64x2.add(f64x2.add(f64x2.mul(a2x, Qx), f64x2.mul(a2y, Qy)), f64x2.mul(a2z, Qz));
+    const w2 = f64x2.add(f64x2.add(f64x2.mul(a2x, Wx), f64x2.mul(a2y, Wy)), f64x2.mul(a2z, Wz));
+    l2 = f64x2.pmin(f64x2.pmin(f64x2.pmin(l2, p2), q2), w2); h2 = f64x2.pmax(f64x2.pmax(f64x2.pmax(h2, p2), q2), w2);
+    // Unaligned: proj + 8k. An odd last slot writes one number past the group, inside the scratch.
+    v128.store(proj + (i - first) * 8, f64x2.add(f64x2.add(p0, q0), w0));
+  }
+  lo0 = min2(l0); hi0 = max2(h0); lo1 = min2(l1); hi1 = max2(h1); lo2 = min2(l2); hi2 = max2(h2);
+}
+
+@inline function min2(v: v128): f64 {
+  const a = f64x2.extract_lane(v, 0), b = f64x2.extract_lane(v, 1);
+  return b < a ? b : a;
+}
+@inline function max2(v: v128): f64 {
+  const a = f64x2.extract_lane(v, 0), b = f64x2.extract_lane(v, 1);
+  return a < b ? b : a;
+}
+
+/**
+ * The partition of slots [first, end) by proj[slot − first] < threshold that Hoare's scans make
+ * (extentsAndPartition's, obbtree/build.ts's): the k-th slot at or above the threshold from the
+ * left is exchanged with the k-th below it from the right, as long as the first lies left of the
+ * second. Those are exactly the slots at or above it left of the split position (first + the
+ * number below it) and the slots below it right of it, so they are listed by two branch-free
+ * passes (into the scratch past the projections) and exchanged in pairs: no scan stops on a
+ * comparison the processor cannot predict.
+ */
+function partitionByProjection(first: usize, end: usize, threshold: f64): usize {
+  const n = end - first;
+  let below: usize = 0;
+  for (let k: usize = 0; k < n; k++) below += <usize>(load<f64>(proj + k * 8) < threshold);
+  const mid = first + below;
+  if (below == 0 || below == n) return mid;
+  const high = proj + PAIRED_SLOTS * 8 + 16, low = high + PAIRED_SLOTS * 4;
+  let h: usize = 0;
+  for (let k: usize = 0; k < below; k++) {
+    store<u32>(high + h * 4, <u32>k);
+    h += <usize>!(load<f64>(proj + k * 8) < threshold);
+  }
+  let l: usize = 0;
+  for (let k = n - 1; k >= below; k--) {
+    store<u32>(low + l * 4, <u32>k);
+    l += <usize>(load<f64>(proj + k * 8) < threshold);
+  }
+  for (let k: usize = 0; k < h; k++) swapSlots(first + <usize>load<u32>(high + k * 4), first + <usize>load<u32>(low + k * 4));
+  return mid;
+}
+
 function splitPass(first: usize, end: usize, cx: f64, cy: f64, cz: f64, parent: usize): usize {
   const threshold = 3 * (f0 * cx + f1 * cy + f2 * cz);
-  const mid = extentsAndPartition(first, end, threshold);
+  let mid: usize;
+  if (end - first <= PAIRED_SLOTS) {
+    extentsPaired(first, end);
+    mid = partitionByProjection(first, end, threshold);
+  } else {
+    mid = extentsAndPartition(first, end, threshold);
+  }
   if (mid > first && mid < end) childSums(first, mid, end, parent);
   return mid;
 }
@@ -643,10 +734,10 @@ function pointFrame(first: usize, count: usize, rx: f64, ry: f64, rz: f64): void
  */
 export function buildObb(
   pos: usize, idx: usize, n: i32, leafSize: i32, rx: f64, ry: f64, rz: f64,
-  tvAt_: usize, tsAt: usize, permAt: usize,
+  tvAt_: usize, tsAt: usize, permAt: usize, projAt: usize,
   stack: usize, sums: usize, stackCap: i32, boxes: usize, nodes: usize, nodeCap: i32,
 ): i32 {
-  tv = tvAt_; ts = tsAt; perm = permAt;
+  tv = tvAt_; ts = tsAt; perm = permAt; proj = projAt;
   const N = <usize>n;
   for (let t: usize = 0; t < N; t++) store<u32>(perm + t * 4, <u32>t);
   fillSlots(pos, idx, N, rx, ry, rz);
