@@ -7,8 +7,9 @@
 // The host (src-core/kernel/kernel.ts) copies the mesh's positions and indices into a scratch
 // block and passes the addresses of the build's arrays, all in that block: per triangle slot its
 // nine vertex coordinates (tv), its thirteen sums (ts: area, first and second moments, vertex
-// sum) and its triangle (perm); the stack of pending groups with their sums;
-// the node store. `buildObb` returns the node count, or −1 when the node store is too small and −2
+// sum) and its triangle (perm); the projections of a group being split and the slots it
+// exchanges (PAIRED_SLOTS of each); the stack of pending groups with their sums and, when their
+// parent's split fitted them, their frames; the node store. `buildObb` returns the node count, or −1 when the node store is too small and −2
 // when the stack is (the host then retries with the bounds 2n − 1 and n). `finishObb` copies the
 // result into the tree's own block.
 
