@@ -48,7 +48,7 @@ export const PIPELINE_CASES: readonly PipelineCase[] = [
     name: 'so101-assembly',
     description: 'SO-101 robot (17 placements of 13 STL meshes, 398,884 triangles) → JSON report',
     input: 'test/data/assemblies/so101-zero.assembly.json',
-    coldTargetMs: 3000,
+    coldTargetMs: 2500,
   },
 ];
 
