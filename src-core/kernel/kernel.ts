@@ -48,8 +48,14 @@ const P_INT = 512;
 const NODE_RECORD_BYTES = 128;
 /** Where the tree builder leaves the mesh's bounds (its SIDES block; as/build.ts). */
 const BUILD_SIDES = 16384;
-/** The most slots as/build.ts measures before partitioning (its PAIRED_SLOTS): their projections and the slots to exchange. */
+/**
+ * The tree builder's scratch past its slots (as/build.ts): the projections of a group of at most
+ * PAIRED_SLOTS slots, 16 bytes of slack and two lists of slots to exchange (4 bytes each).
+ */
 const PAIRED_SLOTS = 4096;
+const BUILD_PROJ_BYTES = 8 * PAIRED_SLOTS + 16 + 2 * 4 * PAIRED_SLOTS;
+/** Bytes per pending group of the tree builder (its ENTRY_BYTES): 13 sums, a frame of 9, a flag. */
+const BUILD_ENTRY_BYTES = 8 * (13 + 9 + 1);
 /** The probes' results (as/probe.ts's PROBE block): ray t, closest point, ray triangle, crossings, grazing. */
 const PROBE = PARAMS + 12288;
 const I = {
@@ -399,7 +405,7 @@ class Kernel {
     let stackCap = this.buildCaps.stack ?? Math.min(n + 2, 4096);
     for (;;) {
       const size = (b: number): number => (b + 15) & ~15;
-      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, 16 * PAIRED_SLOTS + 16, 12 * stackCap, 184 * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
+      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, BUILD_PROJ_BYTES, 12 * stackCap, BUILD_ENTRY_BYTES * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
       const total = parts.reduce((sum, b) => sum + size(b), 0);
       if (total > this.buildBytes) {
         if (this.buildAt) this.arena.release(this.buildAt, this.buildBytes);

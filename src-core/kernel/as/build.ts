@@ -9,9 +9,9 @@
 // nine vertex coordinates (tv), its thirteen sums (ts: area, first and second moments, vertex
 // sum) and its triangle (perm); the projections of a group being split and the slots it
 // exchanges (PAIRED_SLOTS of each); the stack of pending groups with their sums and, when their
-// parent's split fitted them, their frames; the node store. `buildObb` returns the node count, or −1 when the node store is too small and −2
-// when the stack is (the host then retries with the bounds 2n − 1 and n). `finishObb` copies the
-// result into the tree's own block.
+// parent's split fitted them, their frames; the node store. `buildObb` returns the node count,
+// or −1 when the node store is too small and −2 when the stack is (the host then retries with the
+// bounds 2n − 1 and n). `finishObb` copies the result into the tree's own block.
 
 const PARAMS: usize = 65536;
 /** Both children's sums after a split (2 × TRI doubles), in page 1 past the query's buffers. */
