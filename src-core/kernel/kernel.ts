@@ -20,6 +20,7 @@
  */
 import { triTriIntersect } from '../geometry/triTri.js';
 import { OBB_STRIDE, type ObbTree, type HybridTree } from '../obbtree/layout.js';
+import { SLOT_BYTES, momentScale } from '../obbtree/slots.js';
 import { KERNEL_WASM_BASE64 } from './kernelBinary.js';
 import { decodeBase64, precompiledKernel } from './precompiled.js';
 
@@ -405,7 +406,7 @@ class Kernel {
     let stackCap = this.buildCaps.stack ?? Math.min(n + 2, 4096);
     for (;;) {
       const size = (b: number): number => (b + 15) & ~15;
-      const parts = [8 * positions.length, 4 * indices.length, 72 * n, 104 * n, 4 * n, BUILD_PROJ_BYTES, 12 * stackCap, BUILD_ENTRY_BYTES * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
+      const parts = [8 * positions.length, 4 * indices.length, 72 * n, SLOT_BYTES * n, 4 * n, BUILD_PROJ_BYTES, 12 * stackCap, BUILD_ENTRY_BYTES * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
       const total = parts.reduce((sum, b) => sum + size(b), 0);
       if (total > this.buildBytes) {
         if (this.buildAt) this.arena.release(this.buildAt, this.buildBytes);
@@ -427,8 +428,9 @@ class Kernel {
       this.boundsFn(pos, idx, n);
       const b = (PARAMS + BUILD_SIDES) / 8;
       const minX = F[b], minY = F[b + 1], minZ = F[b + 2], maxX = F[b + 3], maxY = F[b + 4], maxZ = F[b + 5];
+      const rx = 0.5 * (minX + maxX), ry = 0.5 * (minY + maxY), rz = 0.5 * (minZ + maxZ);
       const count = this.buildFn(
-        pos, idx, n, leafSize, 0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ),
+        pos, idx, n, leafSize, rx, ry, rz, momentScale(Math.max(maxX - rx, maxY - ry, maxZ - rz)),
         tv, ts, perm, proj, stack, sums, stackCap, boxes, nodes, nodeCap,
       );
       // A store or stack too small (rare: deep or unbalanced trees): again with the bounds.

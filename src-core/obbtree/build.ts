@@ -7,7 +7,7 @@
  * group's covariance), then the others if one side would be empty, then the group is halved. The
  * paper names the box's longest axis; for nearly every group the two coincide (splitting the
  * longest extent instead measured 1–4 % more box tests on the benchmark meshes). Each triangle's
- * moments (area, first and second moments, vertex sum: 13 numbers) are computed once per build,
+ * moments (area, first and second moments, vertex sum: ./slots.ts) are computed once per build,
  * so a group's covariance is a sum; per level, one loop measures the box and keeps each
  * triangle's projection on the split axis, one partitions in place, one sums the smaller child
  * (the larger is the parent minus it) — the build's cost is dominated by these loops.
@@ -26,6 +26,7 @@ import {
   type ObbTree, type AabbTree, type HybridTree,
 } from './layout.js';
 import { buildObbInKernel, treeStorage } from '../kernel/kernel.js';
+import { MOMENT_FLOATS, SLOT_DOUBLES, SLOT_FLOATS, SLOT_VERTEX_SUM, momentScale } from './slots.js';
 
 export type ObbFit = 'surface' | 'hull';
 
@@ -115,6 +116,8 @@ interface Prepared {
   perm: Uint32Array;
   maxAbs: number;
   refX: number; refY: number; refZ: number;
+  /** The moments' scale (./slots.ts). */
+  scale: number;
 }
 
 function prepare(mesh: TriangleMesh): Prepared {
@@ -130,10 +133,12 @@ function prepare(mesh: TriangleMesh): Prepared {
   }
   const perm = new Uint32Array(n);
   for (let t = 0; t < n; t++) perm[t] = t;
+  const refX = 0.5 * (minX + maxX), refY = 0.5 * (minY + maxY), refZ = 0.5 * (minZ + maxZ);
   return {
     n, perm,
     maxAbs: Math.max(-minX, maxX, -minY, maxY, -minZ, maxZ),
-    refX: 0.5 * (minX + maxX), refY: 0.5 * (minY + maxY), refZ: 0.5 * (minZ + maxZ),
+    refX, refY, refZ,
+    scale: momentScale(Math.max(maxX - refX, maxY - refY, maxZ - refZ)),
   };
 }
 
@@ -239,17 +244,18 @@ export function buildObbTree(mesh: TriangleMesh, options: ObbBuildOptions = {}):
 
 /**
  * Build scratch in slot order, reused across builds (see the file comment): per triangle its nine
- * vertex coordinates (`slotVerts`) and its TRI_STRIDE sums (`slotSums`), computed once per build:
- * the moments of geometry/obbFit.ts relative to the mesh's reference point (area, first moment,
- * second moment) and its vertex sum. A group's sums are the sums of its triangles', so a level
- * only adds them; `perm` and both arrays are partitioned together, in place.
+ * vertex coordinates (`slotVerts`) and its slot (./slots.ts), computed once per build: the moments
+ * of geometry/obbFit.ts relative to the mesh's reference point (area, first moment, second
+ * moment), scaled, as floats (`slotMoments`), and its vertex sum (`slotSums`, the same memory). A
+ * group's sums are the sums of its triangles', so a level only adds them; `perm` and both are
+ * partitioned together, in place.
  */
-const TRI_STRIDE = MOMENT_STRIDE + 3;
 let slotVerts = new Float64Array(0);
+let slotMoments = new Float32Array(0);
 let slotSums = new Float64Array(0);
 
-/** Per pending group, what its parent's pass measured: TRI_STRIDE sums, as per triangle. */
-const GROUP_STRIDE = TRI_STRIDE;
+/** Per pending group, what its parent's pass measured: its moments' and vertex sums, in doubles. */
+const GROUP_STRIDE = MOMENT_STRIDE + 3;
 
 /** Extents from the last pass: lo0 hi0 lo1 hi1 lo2 hi2; then each side's GROUP_STRIDE sums. */
 const EXT = new Float64Array(6);
@@ -261,31 +267,36 @@ const TWELFTH = 1 / 12;
 /**
  * Fills the slot-order scratch for triangles in mesh order: vertex copies, and per triangle area m,
  * first moment m·s/3 and second moment (m/12)(s sᵀ + p pᵀ + q qᵀ + w wᵀ) of its vertices relative
- * to (rx, ry, rz) (s = p + q + w), then the vertex sum in mesh coordinates.
+ * to (rx, ry, rz) and scaled by `scale` (s = p + q + w), rounded to floats, then the vertex sum in
+ * mesh coordinates.
  */
-function fillSlots(P: Float64Array, I: Uint32Array, n: number, rx: number, ry: number, rz: number, tv: Float64Array, ts: Float64Array): void {
+function fillSlots(
+  P: Float64Array, I: Uint32Array, n: number, rx: number, ry: number, rz: number, scale: number,
+  tv: Float64Array, tf: Float32Array, ts: Float64Array,
+): void {
   for (let t = 0; t < n; t++) {
-    const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2], o = 9 * t, u = TRI_STRIDE * t;
+    const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2], o = 9 * t, f = SLOT_FLOATS * t, u = SLOT_DOUBLES * t + SLOT_VERTEX_SUM;
     const Px = P[a], Py = P[a + 1], Pz = P[a + 2], Qx = P[b], Qy = P[b + 1], Qz = P[b + 2], Wx = P[c], Wy = P[c + 1], Wz = P[c + 2];
     tv[o] = Px; tv[o + 1] = Py; tv[o + 2] = Pz;
     tv[o + 3] = Qx; tv[o + 4] = Qy; tv[o + 5] = Qz;
     tv[o + 6] = Wx; tv[o + 7] = Wy; tv[o + 8] = Wz;
-    const ux = Qx - Px, uy = Qy - Py, uz = Qz - Pz, vx = Wx - Px, vy = Wy - Py, vz = Wz - Pz;
+    const ux = (Qx - Px) * scale, uy = (Qy - Py) * scale, uz = (Qz - Pz) * scale;
+    const vx = (Wx - Px) * scale, vy = (Wy - Py) * scale, vz = (Wz - Pz) * scale;
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
     const m = 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
-    const px = Px - rx, py = Py - ry, pz = Pz - rz;
-    const qx = Qx - rx, qy = Qy - ry, qz = Qz - rz;
-    const wx = Wx - rx, wy = Wy - ry, wz = Wz - rz;
+    const px = (Px - rx) * scale, py = (Py - ry) * scale, pz = (Pz - rz) * scale;
+    const qx = (Qx - rx) * scale, qy = (Qy - ry) * scale, qz = (Qz - rz) * scale;
+    const wx = (Wx - rx) * scale, wy = (Wy - ry) * scale, wz = (Wz - rz) * scale;
     const sx = px + qx + wx, sy = py + qy + wy, sz = pz + qz + wz;
     const m3 = m * THIRD, k = m * TWELFTH;
-    ts[u] = m; ts[u + 1] = m3 * sx; ts[u + 2] = m3 * sy; ts[u + 3] = m3 * sz;
-    ts[u + 4] = k * (sx * sx + px * px + qx * qx + wx * wx);
-    ts[u + 5] = k * (sx * sy + px * py + qx * qy + wx * wy);
-    ts[u + 6] = k * (sx * sz + px * pz + qx * qz + wx * wz);
-    ts[u + 7] = k * (sy * sy + py * py + qy * qy + wy * wy);
-    ts[u + 8] = k * (sy * sz + py * pz + qy * qz + wy * wz);
-    ts[u + 9] = k * (sz * sz + pz * pz + qz * qz + wz * wz);
-    ts[u + 10] = Px + Qx + Wx; ts[u + 11] = Py + Qy + Wy; ts[u + 12] = Pz + Qz + Wz;
+    tf[f] = m; tf[f + 1] = m3 * sx; tf[f + 2] = m3 * sy; tf[f + 3] = m3 * sz;
+    tf[f + 4] = k * (sx * sx + px * px + qx * qx + wx * wx);
+    tf[f + 5] = k * (sx * sy + px * py + qx * qy + wx * wy);
+    tf[f + 6] = k * (sx * sz + px * pz + qx * qz + wx * wz);
+    tf[f + 7] = k * (sy * sy + py * py + qy * qy + wy * wy);
+    tf[f + 8] = k * (sy * sz + py * pz + qy * qz + wy * wz);
+    tf[f + 9] = k * (sz * sz + pz * pz + qz * qz + wz * wz);
+    ts[u] = Px + Qx + Wx; ts[u + 1] = Py + Qy + Wy; ts[u + 2] = Pz + Qz + Wz;
   }
 }
 
@@ -336,9 +347,11 @@ function buildObbNodes(mesh: TriangleMesh, options: ObbBuildOptions): { store: N
   const n = prep.n;
   if (slotVerts.length < 9 * n) {
     slotVerts = new Float64Array(9 * n);
-    slotSums = new Float64Array(TRI_STRIDE * n);
+    const slots = new ArrayBuffer(SLOT_DOUBLES * 8 * n);
+    slotMoments = new Float32Array(slots);
+    slotSums = new Float64Array(slots);
   }
-  fillSlots(mesh.positions, mesh.indices, n, prep.refX, prep.refY, prep.refZ, slotVerts, slotSums);
+  fillSlots(mesh.positions, mesh.indices, n, prep.refX, prep.refY, prep.refZ, prep.scale, slotVerts, slotMoments, slotSums);
   const store = NodeStore.acquire(OBB_STRIDE, Math.ceil((3 * n) / leafSize) + 16);
   const stamp = useHull ? new Int32Array(mesh.vertexCount).fill(-1) : new Int32Array(0);
   obbNodes(mesh, prep, leafSize, useHull, store, stamp);
@@ -352,10 +365,10 @@ let fitPoints = new Float64Array(0);
 function obbNodes(mesh: TriangleMesh, prep: Prepared, leafSize: number, useHull: boolean, store: NodeStore, stamp: Int32Array): void {
   const P = mesh.positions, I = mesh.indices, perm = prep.perm, n = prep.n;
   const refX = prep.refX, refY = prep.refY, refZ = prep.refZ;
-  const tv = slotVerts, ts = slotSums;
+  const tv = slotVerts, tf = slotMoments, ts = slotSums;
   const stack = new RangeStack();
   let sums = new Float64Array(GROUP_STRIDE * 64);
-  sumSlots(ts, 0, n, sums, 0);
+  sumSlots(tf, ts, 0, n, sums, 0);
   stack.push(0, n, -1);
   while (stack.size > 0) {
     // The group's sums sit at the same stack entry index.
@@ -397,16 +410,16 @@ function obbNodes(mesh: TriangleMesh, prep: Prepared, leafSize: number, useHull:
     // Mean triangle centre = vertex sum / (3 · count).
     const inv = 1 / (3 * count);
     const cx = sums[so + MOMENT_STRIDE] * inv, cy = sums[so + MOMENT_STRIDE + 1] * inv, cz = sums[so + MOMENT_STRIDE + 2] * inv;
-    let mid = splitPass(perm, tv, ts, first, end, cx, cy, cz, sums, so);
+    let mid = splitPass(perm, tv, tf, ts, first, end, cx, cy, cz, sums, so);
     writeObb(store.boxes, node * OBB_STRIDE, FRAME, EXT);
     for (let axis = 1; axis < 3 && !(mid > first && mid < end); axis++) {
       const ax = FRAME[3 * axis], ay = FRAME[3 * axis + 1], az = FRAME[3 * axis + 2];
-      mid = partitionPass(perm, tv, ts, first, end, ax, ay, az, ax * cx + ay * cy + az * cz, sums, so);
+      mid = partitionPass(perm, tv, tf, ts, first, end, ax, ay, az, ax * cx + ay * cy + az * cz, sums, so);
     }
     if (!(mid > first && mid < end)) {
       // Coincident centres: any split keeps the tree correct, so halve the group.
       mid = first + (count >> 1);
-      childSums(ts, first, mid, end, sums, so);
+      childSums(tf, ts, first, mid, end, sums, so);
     }
     if (GROUP_STRIDE * (entry + 2) > sums.length) {
       const grown = new Float64Array(sums.length * 2); grown.set(sums); sums = grown;
@@ -480,14 +493,14 @@ let slotProj = new Float64Array(0);
  * values in registers. Returns the split position.
  */
 function splitPass(
-  perm: Uint32Array, tv: Float64Array, ts: Float64Array, first: number, end: number, cx: number, cy: number, cz: number,
+  perm: Uint32Array, tv: Float64Array, tf: Float32Array, ts: Float64Array, first: number, end: number, cx: number, cy: number, cz: number,
   parentSums: Float64Array, parentOffset: number,
 ): number {
   if (slotProj.length < end) slotProj = new Float64Array(Math.max(end, 2 * slotProj.length));
   extentsAndProjections(tv, first, end, slotProj);
   const threshold = 3 * (FRAME[0] * cx + FRAME[1] * cy + FRAME[2] * cz);
-  const mid = partitionByProjection(perm, tv, ts, slotProj, first, end, threshold);
-  if (mid > first && mid < end) childSums(ts, first, mid, end, parentSums, parentOffset);
+  const mid = partitionByProjection(perm, tv, tf, ts, slotProj, first, end, threshold);
+  if (mid > first && mid < end) childSums(tf, ts, first, mid, end, parentSums, parentOffset);
   return mid;
 }
 
@@ -526,14 +539,14 @@ function extentsAndProjections(tv: Float64Array, first: number, end: number, pro
  * exchange only misplaced pairs); returns the split position.
  */
 function partitionByProjection(
-  perm: Uint32Array, tv: Float64Array, ts: Float64Array, proj: Float64Array, first: number, end: number, threshold: number,
+  perm: Uint32Array, tv: Float64Array, tf: Float32Array, ts: Float64Array, proj: Float64Array, first: number, end: number, threshold: number,
 ): number {
   let i = first, j = end - 1;
   for (;;) {
     while (i <= j && proj[i] < threshold) i++;
     while (i < j && !(proj[j] < threshold)) j--;
     if (i >= j) return i;
-    swapSlots(perm, tv, ts, i, j);
+    swapSlots(perm, tv, tf, ts, i, j);
     i++;
     j--;
   }
@@ -541,7 +554,7 @@ function partitionByProjection(
 
 /** Partition only (fallback axes): as splitPass without the extents, along (ax, ay, az). */
 function partitionPass(
-  perm: Uint32Array, tv: Float64Array, ts: Float64Array, first: number, end: number,
+  perm: Uint32Array, tv: Float64Array, tf: Float32Array, ts: Float64Array, first: number, end: number,
   ax: number, ay: number, az: number, centreProj: number, parentSums: Float64Array, parentOffset: number,
 ): number {
   const threshold = 3 * centreProj;
@@ -551,14 +564,14 @@ function partitionPass(
     const proj = (tv[o] + tv[o + 3] + tv[o + 6]) * ax + (tv[o + 1] + tv[o + 4] + tv[o + 7]) * ay + (tv[o + 2] + tv[o + 5] + tv[o + 8]) * az;
     if (proj < threshold) { i++; continue; }
     j--;
-    swapSlots(perm, tv, ts, i, j);
+    swapSlots(perm, tv, tf, ts, i, j);
   }
-  if (i > first && i < end) childSums(ts, first, i, end, parentSums, parentOffset);
+  if (i > first && i < end) childSums(tf, ts, first, i, end, parentSums, parentOffset);
   return i;
 }
 
-/** Exchanges slots i and j: permutation entry, vertex copies and sums. */
-function swapSlots(perm: Uint32Array, tv: Float64Array, ts: Float64Array, i: number, j: number): void {
+/** Exchanges slots i and j: permutation entry, vertex copies, moments and vertex sums. */
+function swapSlots(perm: Uint32Array, tv: Float64Array, tf: Float32Array, ts: Float64Array, i: number, j: number): void {
   const t = perm[i]; perm[i] = perm[j]; perm[j] = t;
   let o = 9 * i, q = 9 * j, x: number;
   x = tv[o]; tv[o] = tv[q]; tv[q] = x;
@@ -570,46 +583,41 @@ function swapSlots(perm: Uint32Array, tv: Float64Array, ts: Float64Array, i: num
   x = tv[o + 6]; tv[o + 6] = tv[q + 6]; tv[q + 6] = x;
   x = tv[o + 7]; tv[o + 7] = tv[q + 7]; tv[q + 7] = x;
   x = tv[o + 8]; tv[o + 8] = tv[q + 8]; tv[q + 8] = x;
-  o = TRI_STRIDE * i; q = TRI_STRIDE * j;
+  // Floats through numbers and back are exact (they are finite).
+  o = SLOT_FLOATS * i; q = SLOT_FLOATS * j;
+  for (let k = 0; k < MOMENT_FLOATS; k++) {
+    x = tf[o + k]; tf[o + k] = tf[q + k]; tf[q + k] = x;
+  }
+  o = SLOT_DOUBLES * i + SLOT_VERTEX_SUM; q = SLOT_DOUBLES * j + SLOT_VERTEX_SUM;
   x = ts[o]; ts[o] = ts[q]; ts[q] = x;
   x = ts[o + 1]; ts[o + 1] = ts[q + 1]; ts[q + 1] = x;
   x = ts[o + 2]; ts[o + 2] = ts[q + 2]; ts[q + 2] = x;
-  x = ts[o + 3]; ts[o + 3] = ts[q + 3]; ts[q + 3] = x;
-  x = ts[o + 4]; ts[o + 4] = ts[q + 4]; ts[q + 4] = x;
-  x = ts[o + 5]; ts[o + 5] = ts[q + 5]; ts[q + 5] = x;
-  x = ts[o + 6]; ts[o + 6] = ts[q + 6]; ts[q + 6] = x;
-  x = ts[o + 7]; ts[o + 7] = ts[q + 7]; ts[q + 7] = x;
-  x = ts[o + 8]; ts[o + 8] = ts[q + 8]; ts[q + 8] = x;
-  x = ts[o + 9]; ts[o + 9] = ts[q + 9]; ts[q + 9] = x;
-  x = ts[o + 10]; ts[o + 10] = ts[q + 10]; ts[q + 10] = x;
-  x = ts[o + 11]; ts[o + 11] = ts[q + 11]; ts[q + 11] = x;
-  x = ts[o + 12]; ts[o + 12] = ts[q + 12]; ts[q + 12] = x;
 }
 
 /**
  * The sums of the children [first, mid) and [mid, end) into SIDES (left at 0, right at
  * GROUP_STRIDE): the smaller child's added up, the larger's the parent's minus it.
  */
-function childSums(ts: Float64Array, first: number, mid: number, end: number, parent: Float64Array, po: number): void {
+function childSums(tf: Float32Array, ts: Float64Array, first: number, mid: number, end: number, parent: Float64Array, po: number): void {
   const leftSmaller = mid - first <= end - mid;
   const small = leftSmaller ? 0 : GROUP_STRIDE, large = leftSmaller ? GROUP_STRIDE : 0;
-  if (leftSmaller) sumSlots(ts, first, mid, SIDES, 0);
-  else sumSlots(ts, mid, end, SIDES, GROUP_STRIDE);
+  if (leftSmaller) sumSlots(tf, ts, first, mid, SIDES, 0);
+  else sumSlots(tf, ts, mid, end, SIDES, GROUP_STRIDE);
   for (let k = 0; k < GROUP_STRIDE; k++) SIDES[large + k] = parent[po + k] - SIDES[small + k];
   // A larger child of (almost) no area: its own sums, so that its fit sees its zero area exactly.
   if (!(SIDES[large] > 1e-9 * parent[po])) {
-    if (leftSmaller) sumSlots(ts, mid, end, SIDES, GROUP_STRIDE);
-    else sumSlots(ts, first, mid, SIDES, 0);
+    if (leftSmaller) sumSlots(tf, ts, mid, end, SIDES, GROUP_STRIDE);
+    else sumSlots(tf, ts, first, mid, SIDES, 0);
   }
 }
 
-/** The sums of slots [first, end) into out[o..o+GROUP_STRIDE-1]. */
-function sumSlots(ts: Float64Array, first: number, end: number, out: Float64Array, o: number): void {
+/** The sums of slots [first, end) into out[o..o+GROUP_STRIDE-1], in doubles. */
+function sumSlots(tf: Float32Array, ts: Float64Array, first: number, end: number, out: Float64Array, o: number): void {
   let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0, s9 = 0, sx = 0, sy = 0, sz = 0;
-  for (let u = TRI_STRIDE * first, e = TRI_STRIDE * end; u < e; u += TRI_STRIDE) {
-    s0 += ts[u]; s1 += ts[u + 1]; s2 += ts[u + 2]; s3 += ts[u + 3]; s4 += ts[u + 4];
-    s5 += ts[u + 5]; s6 += ts[u + 6]; s7 += ts[u + 7]; s8 += ts[u + 8]; s9 += ts[u + 9];
-    sx += ts[u + 10]; sy += ts[u + 11]; sz += ts[u + 12];
+  for (let f = SLOT_FLOATS * first, u = SLOT_DOUBLES * first + SLOT_VERTEX_SUM, e = SLOT_FLOATS * end; f < e; f += SLOT_FLOATS, u += SLOT_DOUBLES) {
+    s0 += tf[f]; s1 += tf[f + 1]; s2 += tf[f + 2]; s3 += tf[f + 3]; s4 += tf[f + 4];
+    s5 += tf[f + 5]; s6 += tf[f + 6]; s7 += tf[f + 7]; s8 += tf[f + 8]; s9 += tf[f + 9];
+    sx += ts[u]; sy += ts[u + 1]; sz += ts[u + 2];
   }
   out[o] = s0; out[o + 1] = s1; out[o + 2] = s2; out[o + 3] = s3; out[o + 4] = s4;
   out[o + 5] = s5; out[o + 6] = s6; out[o + 7] = s7; out[o + 8] = s8; out[o + 9] = s9;

@@ -6,8 +6,8 @@
 //
 // The host (src-core/kernel/kernel.ts) copies the mesh's positions and indices into a scratch
 // block and passes the addresses of the build's arrays, all in that block: per triangle slot its
-// nine vertex coordinates (tv), its thirteen sums (ts: area, first and second moments, vertex
-// sum) and its triangle (perm); the projections of a group being split and the slots it
+// nine vertex coordinates (tv), its moments and vertex sum (ts: obbtree/slots.ts's 64-byte slot,
+// ten scaled floats then three doubles) and its triangle (perm); the projections of a group being split and the slots it
 // exchanges (PAIRED_SLOTS of each); the stack of pending groups with their sums and, when their
 // parent's split fitted them, their frames; the node store. `buildObb` returns the node count,
 // or −1 when the node store is too small and −2 when the stack is (the host then retries with the
@@ -18,9 +18,15 @@ const PARAMS: usize = 65536;
 const SIDES: usize = PARAMS + 16384;
 /** The frame's nine numbers, for writeObb to read its axes by index. */
 const FRAME: usize = PARAMS + 16384 + 512;
-/** Doubles per triangle slot sum: area, first moment (3), second moment (6), vertex sum (3). */
+/** Doubles per group sum: area, first moment (3), second moment (6), vertex sum (3). */
 const TRI: usize = 13;
 const TRI_BYTES: usize = TRI * 8;
+/**
+ * Bytes per triangle slot in ts (obbtree/slots.ts): the ten moments as floats, then the vertex
+ * sum's three doubles at SLOT_SUM.
+ */
+const SLOT_BYTES: usize = 64;
+const SLOT_SUM: usize = 40;
 /**
  * Per pending group (stack entry): its TRI sums, then its frame's nine numbers when its parent's
  * split fitted it already (pairFit), then 1 if it did (else 0).
@@ -61,50 +67,55 @@ export function meshBounds(pos: usize, idx: usize, n: i32): void {
   store<f64>(SIDES, maxX, 24); store<f64>(SIDES, maxY, 32); store<f64>(SIDES, maxZ, 40);
 }
 
-function fillSlots(pos: usize, idx: usize, n: usize, rx: f64, ry: f64, rz: f64): void {
+function fillSlots(pos: usize, idx: usize, n: usize, rx: f64, ry: f64, rz: f64, scale: f64): void {
   for (let t: usize = 0; t < n; t++) {
     const a = pos + <usize>load<u32>(idx + t * 12) * 24;
     const b = pos + <usize>load<u32>(idx + t * 12, 4) * 24;
     const c = pos + <usize>load<u32>(idx + t * 12, 8) * 24;
-    const o = tv + t * 72, u = ts + t * TRI_BYTES;
+    const o = tv + t * 72, u = ts + t * SLOT_BYTES;
     const Px = load<f64>(a), Py = load<f64>(a, 8), Pz = load<f64>(a, 16);
     const Qx = load<f64>(b), Qy = load<f64>(b, 8), Qz = load<f64>(b, 16);
     const Wx = load<f64>(c), Wy = load<f64>(c, 8), Wz = load<f64>(c, 16);
     store<f64>(o, Px); store<f64>(o, Py, 8); store<f64>(o, Pz, 16);
     store<f64>(o, Qx, 24); store<f64>(o, Qy, 32); store<f64>(o, Qz, 40);
     store<f64>(o, Wx, 48); store<f64>(o, Wy, 56); store<f64>(o, Wz, 64);
-    const ux = Qx - Px, uy = Qy - Py, uz = Qz - Pz, vx = Wx - Px, vy = Wy - Py, vz = Wz - Pz;
+    const ux = (Qx - Px) * scale, uy = (Qy - Py) * scale, uz = (Qz - Pz) * scale;
+    const vx = (Wx - Px) * scale, vy = (Wy - Py) * scale, vz = (Wz - Pz) * scale;
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
     const m = 0.5 * sqrt<f64>(nx * nx + ny * ny + nz * nz);
-    const px = Px - rx, py = Py - ry, pz = Pz - rz;
-    const qx = Qx - rx, qy = Qy - ry, qz = Qz - rz;
-    const wx = Wx - rx, wy = Wy - ry, wz = Wz - rz;
+    const px = (Px - rx) * scale, py = (Py - ry) * scale, pz = (Pz - rz) * scale;
+    const qx = (Qx - rx) * scale, qy = (Qy - ry) * scale, qz = (Qz - rz) * scale;
+    const wx = (Wx - rx) * scale, wy = (Wy - ry) * scale, wz = (Wz - rz) * scale;
     const sx = px + qx + wx, sy = py + qy + wy, sz = pz + qz + wz;
     const m3 = m * THIRD, k = m * TWELFTH;
-    store<f64>(u, m); store<f64>(u, m3 * sx, 8); store<f64>(u, m3 * sy, 16); store<f64>(u, m3 * sz, 24);
-    store<f64>(u, k * (sx * sx + px * px + qx * qx + wx * wx), 32);
-    store<f64>(u, k * (sx * sy + px * py + qx * qy + wx * wy), 40);
-    store<f64>(u, k * (sx * sz + px * pz + qx * qz + wx * wz), 48);
-    store<f64>(u, k * (sy * sy + py * py + qy * qy + wy * wy), 56);
-    store<f64>(u, k * (sy * sz + py * pz + qy * qz + wy * wz), 64);
-    store<f64>(u, k * (sz * sz + pz * pz + qz * qz + wz * wz), 72);
-    store<f64>(u, Px + Qx + Wx, 80); store<f64>(u, Py + Qy + Wy, 88); store<f64>(u, Pz + Qz + Wz, 96);
+    store<f32>(u, <f32>m); store<f32>(u, <f32>(m3 * sx), 4); store<f32>(u, <f32>(m3 * sy), 8); store<f32>(u, <f32>(m3 * sz), 12);
+    store<f32>(u, <f32>(k * (sx * sx + px * px + qx * qx + wx * wx)), 16);
+    store<f32>(u, <f32>(k * (sx * sy + px * py + qx * qy + wx * wy)), 20);
+    store<f32>(u, <f32>(k * (sx * sz + px * pz + qx * qz + wx * wz)), 24);
+    store<f32>(u, <f32>(k * (sy * sy + py * py + qy * qy + wy * wy)), 28);
+    store<f32>(u, <f32>(k * (sy * sz + py * pz + qy * qz + wy * wz)), 32);
+    store<f32>(u, <f32>(k * (sz * sz + pz * pz + qz * qz + wz * wz)), 36);
+    store<f64>(u, Px + Qx + Wx, SLOT_SUM); store<f64>(u, Py + Qy + Wy, SLOT_SUM + 8); store<f64>(u, Pz + Qz + Wz, SLOT_SUM + 16);
   }
 }
 
 /**
  * The sums of slots [first, end) into out (TRI doubles): each sum in slot order, as the scalar
- * loop adds them, two sums to a vector (a lane's additions are the scalar ones).
+ * loop adds them, two sums to a vector (a lane's additions are the scalar ones; the moments are
+ * widened from floats first).
  */
 function sumSlots(first: usize, end: usize, out: usize): void {
   let s01 = f64x2.splat(0), s23 = f64x2.splat(0), s45 = f64x2.splat(0), s67 = f64x2.splat(0);
   let s89 = f64x2.splat(0), s1011 = f64x2.splat(0);
   let s12: f64 = 0;
-  for (let u = ts + first * TRI_BYTES, e = ts + end * TRI_BYTES; u < e; u += TRI_BYTES) {
-    s01 = f64x2.add(s01, v128.load(u)); s23 = f64x2.add(s23, v128.load(u, 16));
-    s45 = f64x2.add(s45, v128.load(u, 32)); s67 = f64x2.add(s67, v128.load(u, 48));
-    s89 = f64x2.add(s89, v128.load(u, 64)); s1011 = f64x2.add(s1011, v128.load(u, 80));
-    s12 += load<f64>(u, 96);
+  for (let u = ts + first * SLOT_BYTES, e = ts + end * SLOT_BYTES; u < e; u += SLOT_BYTES) {
+    s01 = f64x2.add(s01, f64x2.promote_low_f32x4(v128.load64_zero(u)));
+    s23 = f64x2.add(s23, f64x2.promote_low_f32x4(v128.load64_zero(u, 8)));
+    s45 = f64x2.add(s45, f64x2.promote_low_f32x4(v128.load64_zero(u, 16)));
+    s67 = f64x2.add(s67, f64x2.promote_low_f32x4(v128.load64_zero(u, 24)));
+    s89 = f64x2.add(s89, f64x2.promote_low_f32x4(v128.load64_zero(u, 32)));
+    s1011 = f64x2.add(s1011, v128.load(u, SLOT_SUM));
+    s12 += load<f64>(u, SLOT_SUM + 16);
   }
   v128.store(out, s01); v128.store(out, s23, 16); v128.store(out, s45, 32);
   v128.store(out, s67, 48); v128.store(out, s89, 64); v128.store(out, s1011, 80);
@@ -128,17 +139,16 @@ function childSums(first: usize, mid: usize, end: usize, parent: usize): void {
 function swapSlots(i: usize, j: usize): void {
   const pi = perm + i * 4, pj = perm + j * 4;
   const t = load<u32>(pi); store<u32>(pi, load<u32>(pj)); store<u32>(pj, t);
-  // Nine and thirteen doubles: two at a time, then the last one.
+  // Nine doubles two at a time, then the last one; the 64-byte slot four vectors at a time.
   let o = tv + i * 72, q = tv + j * 72;
   for (let k: usize = 0; k < 64; k += 16) {
     const x = v128.load(o + k); v128.store(o + k, v128.load(q + k)); v128.store(q + k, x);
   }
-  let x = load<f64>(o, 64); store<f64>(o, load<f64>(q, 64), 64); store<f64>(q, x, 64);
-  o = ts + i * TRI_BYTES; q = ts + j * TRI_BYTES;
-  for (let k: usize = 0; k < 96; k += 16) {
+  const x = load<f64>(o, 64); store<f64>(o, load<f64>(q, 64), 64); store<f64>(q, x, 64);
+  o = ts + i * SLOT_BYTES; q = ts + j * SLOT_BYTES;
+  for (let k: usize = 0; k < SLOT_BYTES; k += 16) {
     const y = v128.load(o + k); v128.store(o + k, v128.load(q + k)); v128.store(q + k, y);
   }
-  x = load<f64>(o, 96); store<f64>(o, load<f64>(q, 96), 96); store<f64>(q, x, 96);
 }
 
 // The extents passes work on axes 0 and 1 together in the two lanes of a vector, and on axis 2 in
@@ -734,14 +744,14 @@ function pointFrame(first: usize, count: usize, rx: f64, ry: f64, rz: f64): void
  * the stack (stackCap entries of three i32 at `stack`, ENTRY_BYTES each at `sums`) is.
  */
 export function buildObb(
-  pos: usize, idx: usize, n: i32, leafSize: i32, rx: f64, ry: f64, rz: f64,
+  pos: usize, idx: usize, n: i32, leafSize: i32, rx: f64, ry: f64, rz: f64, scale: f64,
   tvAt_: usize, tsAt: usize, permAt: usize, projAt: usize,
   stack: usize, sums: usize, stackCap: i32, boxes: usize, nodes: usize, nodeCap: i32,
 ): i32 {
   tv = tvAt_; ts = tsAt; perm = permAt; proj = projAt;
   const N = <usize>n;
   for (let t: usize = 0; t < N; t++) store<u32>(perm + t * 4, <u32>t);
-  fillSlots(pos, idx, N, rx, ry, rz);
+  fillSlots(pos, idx, N, rx, ry, rz, scale);
   sumSlots(0, N, sums);
   let size = 1;
   store<i32>(stack, 0); store<i32>(stack, n, 4); store<i32>(stack, -1, 8);
