@@ -377,17 +377,21 @@ class Kernel {
       addr.push(p);
       p += size(n);
     }
+    return this.storageOf(
+      { at, bytes, boxes: addr[0], positions: addr[1], nodes: addr[2], triVerts: addr[3], triOrder: addr[4], lastUse: ++this.useClock, live: true, owned: true },
+      boxStride, nodeCount, triangleCount, positionCount,
+    );
+  }
+
+  /** The arrays of a tree's own block, and the hook that makes the finished tree resident there. */
+  private storageOf(entry: Resident, boxStride: number, nodeCount: number, triangleCount: number, positionCount: number): TreeStorage {
     const buffer = this.memory.buffer;
-    const entry: Resident = {
-      at, bytes, boxes: addr[0], positions: addr[1], nodes: addr[2], triVerts: addr[3], triOrder: addr[4],
-      lastUse: ++this.useClock, live: true, owned: true,
-    };
     return {
-      boxes: new Float64Array(buffer, addr[0], boxStride * nodeCount),
-      positions: new Float64Array(buffer, addr[1], positionCount),
-      nodes: new Int32Array(buffer, addr[2], 2 * nodeCount),
-      triVerts: new Uint32Array(buffer, addr[3], 3 * triangleCount),
-      triOrder: new Uint32Array(buffer, addr[4], triangleCount),
+      boxes: new Float64Array(buffer, entry.boxes, boxStride * nodeCount),
+      positions: new Float64Array(buffer, entry.positions, positionCount),
+      nodes: new Int32Array(buffer, entry.nodes, 2 * nodeCount),
+      triVerts: new Uint32Array(buffer, entry.triVerts, 3 * triangleCount),
+      triOrder: new Uint32Array(buffer, entry.triOrder, triangleCount),
       adopt: (tree: object): void => {
         this.resident.set(tree, entry);
         this.finalizer.register(tree, entry, entry);
@@ -399,14 +403,20 @@ class Kernel {
    * Builds the OBB tree of a mesh here (as/build.ts: the TypeScript builder's tree, bit for bit)
    * into storage of its own. Throws KernelMemoryError when the memory cannot hold the scratch or
    * the tree.
+   *
+   * The tree's block is had first, for as many nodes as the builder may make: the positions are
+   * copied into it and the boxes built in it, not in the scratch and copied after (the copies, and
+   * the first touch of a scratch's pages, were 3 % of a warm build and about a sixth of a process's
+   * first). The links, 8 bytes a node, are built in the scratch and copied after the boxes; the
+   * block's unused end goes back to the arena.
    */
   buildObb(positions: Float64Array, indices: Uint32Array, leafSize: number): BuiltObb {
     const n = indices.length / 3;
     let nodeCap = this.buildCaps.nodes ?? Math.ceil((3 * n) / leafSize) + 16;
     let stackCap = this.buildCaps.stack ?? Math.min(n + 2, 4096);
+    const size = (b: number): number => (b + 15) & ~15;
     for (;;) {
-      const size = (b: number): number => (b + 15) & ~15;
-      const parts = [8 * positions.length, 4 * indices.length, 72 * n, SLOT_BYTES * n, 4 * n, BUILD_PROJ_BYTES, 12 * stackCap, BUILD_ENTRY_BYTES * stackCap, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
+      const parts = [4 * indices.length, 72 * n, SLOT_BYTES * n, 4 * n, BUILD_PROJ_BYTES, 12 * stackCap, BUILD_ENTRY_BYTES * stackCap, 8 * nodeCap];
       const total = parts.reduce((sum, b) => sum + size(b), 0);
       if (total > this.buildBytes) {
         if (this.buildAt) this.arena.release(this.buildAt, this.buildBytes);
@@ -421,28 +431,47 @@ class Kernel {
         at.push(p);
         p += size(b);
       }
-      const [pos, idx, tv, ts, perm, proj, stack, sums, boxes, nodes] = at;
-      const F = this.view();
-      F.set(positions, pos / 8);
-      new Uint32Array(this.memory.buffer, idx, indices.length).set(indices);
-      this.boundsFn(pos, idx, n);
-      const b = (PARAMS + BUILD_SIDES) / 8;
-      const minX = F[b], minY = F[b + 1], minZ = F[b + 2], maxX = F[b + 3], maxY = F[b + 4], maxZ = F[b + 5];
-      const rx = 0.5 * (minX + maxX), ry = 0.5 * (minY + maxY), rz = 0.5 * (minZ + maxZ);
-      const count = this.buildFn(
-        pos, idx, n, leafSize, rx, ry, rz, momentScale(Math.max(maxX - rx, maxY - ry, maxZ - rz)),
-        tv, ts, perm, proj, stack, sums, stackCap, boxes, nodes, nodeCap,
-      );
-      // A store or stack too small (rare: deep or unbalanced trees): again with the bounds.
-      if (count === -1) { nodeCap = 2 * n + 16; continue; }
-      if (count === -2) { stackCap = n + 2; continue; }
-      const storage = this.treeStorage(count, OBB_STRIDE, n, positions.length);
-      this.finishFn(
-        count, n, positions.length, boxes, nodes, perm, idx, pos,
-        storage.boxes.byteOffset, storage.nodes.byteOffset, storage.positions.byteOffset,
-        storage.triVerts.byteOffset, storage.triOrder.byteOffset,
-      );
-      return { storage, nodeCount: count, maxAbsCoordinate: Math.max(-minX, maxX, -minY, maxY, -minZ, maxZ) };
+      const [idx, tv, ts, perm, proj, stack, sums, nodes] = at;
+      // The tree's block: positions, triangles in tree order, original order, then the boxes and
+      // links of up to nodeCap nodes.
+      const head = [8 * positions.length, 12 * n, 4 * n];
+      const boxesAt0 = head.reduce((sum, b) => sum + size(b), 0);
+      const blockBytes = boxesAt0 + size(8 * OBB_STRIDE * nodeCap) + size(8 * nodeCap);
+      const block = this.arena.alloc(blockBytes);
+      let kept = false;
+      try {
+        const posAt = block, triVertsAt = posAt + size(head[0]), orderAt = triVertsAt + size(head[1]), boxesAt = block + boxesAt0;
+        const F = this.view();
+        F.set(positions, posAt / 8);
+        new Uint32Array(this.memory.buffer, idx, indices.length).set(indices);
+        this.boundsFn(posAt, idx, n);
+        const b = (PARAMS + BUILD_SIDES) / 8;
+        const minX = F[b], minY = F[b + 1], minZ = F[b + 2], maxX = F[b + 3], maxY = F[b + 4], maxZ = F[b + 5];
+        const rx = 0.5 * (minX + maxX), ry = 0.5 * (minY + maxY), rz = 0.5 * (minZ + maxZ);
+        const count = this.buildFn(
+          posAt, idx, n, leafSize, rx, ry, rz, momentScale(Math.max(maxX - rx, maxY - ry, maxZ - rz)),
+          tv, ts, perm, proj, stack, sums, stackCap, boxesAt, nodes, nodeCap,
+        );
+        // A store or stack too small (rare: deep or unbalanced trees): again with the bounds.
+        if (count === -1) { nodeCap = 2 * n + 16; continue; }
+        if (count === -2) { stackCap = n + 2; continue; }
+        const nodesAt = boxesAt + size(8 * OBB_STRIDE * count);
+        this.finishFn(count, n, nodes, perm, idx, nodesAt, triVertsAt, orderAt);
+        const used = nodesAt + size(8 * count) - block;
+        if (used < blockBytes) this.arena.release(block + used, blockBytes - used);
+        kept = true;
+        const entry: Resident = {
+          at: block, bytes: used, boxes: boxesAt, positions: posAt, nodes: nodesAt, triVerts: triVertsAt, triOrder: orderAt,
+          lastUse: ++this.useClock, live: true, owned: true,
+        };
+        return {
+          storage: this.storageOf(entry, OBB_STRIDE, count, n, positions.length),
+          nodeCount: count,
+          maxAbsCoordinate: Math.max(-minX, maxX, -minY, maxY, -minZ, maxZ),
+        };
+      } finally {
+        if (!kept) this.arena.release(block, blockBytes);
+      }
     }
   }
 

@@ -4,14 +4,16 @@
 // and are evaluated in the same order, and eigen.ts uses no transcendental function, so the tree
 // built here equals the TypeScript builder's bit for bit (test/core/obbtree/kernelBuild.test.ts).
 //
-// The host (src-core/kernel/kernel.ts) copies the mesh's positions and indices into a scratch
-// block and passes the addresses of the build's arrays, all in that block: per triangle slot its
-// nine vertex coordinates (tv), its moments and vertex sum (ts: obbtree/slots.ts's 64-byte slot,
-// ten scaled floats then three doubles) and its triangle (perm); the projections of a group being split and the slots it
-// exchanges (PAIRED_SLOTS of each); the stack of pending groups with their sums and, when their
-// parent's split fitted them, their frames; the node store. `buildObb` returns the node count,
-// or −1 when the node store is too small and −2 when the stack is (the host then retries with the
-// bounds 2n − 1 and n). `finishObb` copies the result into the tree's own block.
+// The host (src-core/kernel/kernel.ts) has the tree's own block first, copies the mesh's
+// positions into it and its indices into a scratch block, and passes the addresses of the
+// build's arrays: in the scratch, per triangle slot its nine vertex coordinates (tv), its moments
+// and vertex sum (ts: obbtree/slots.ts's 64-byte slot, ten scaled floats then three doubles) and
+// its triangle (perm); the projections of a group being split and the slots it exchanges
+// (PAIRED_SLOTS of each); the stack of pending groups with their sums and, when their parent's
+// split fitted them, their frames; the nodes' links. The boxes are written straight into the
+// tree's block. `buildObb` returns the node count, or −1 when the node store is too small and −2
+// when the stack is (the host then retries with the bounds 2n − 1 and n). `finishObb` copies the
+// links after the boxes and writes the triangles in tree order.
 
 const PARAMS: usize = 65536;
 /** Both children's sums after a split (2 × TRI doubles), in page 1 past the query's buffers. */
@@ -813,14 +815,11 @@ export function buildObb(
   return count;
 }
 
-/** Copies a built tree into its own block: boxes, nodes, positions, and the slots' triangles. */
+/** Completes a built tree's own block: the links (copied after the boxes), the triangles in tree order and their original numbers. */
 export function finishObb(
-  count: i32, n: i32, positionCount: i32, boxes: usize, nodes: usize, permAt: usize, idx: usize, pos: usize,
-  toBoxes: usize, toNodes: usize, toPositions: usize, toTriVerts: usize, toOrder: usize,
+  count: i32, n: i32, nodes: usize, permAt: usize, idx: usize, toNodes: usize, toTriVerts: usize, toOrder: usize,
 ): void {
-  memory.copy(toBoxes, boxes, <usize>count * BOX_BYTES);
   memory.copy(toNodes, nodes, <usize>count * 8);
-  memory.copy(toPositions, pos, <usize>positionCount * 8);
   const N = <usize>n;
   for (let s: usize = 0; s < N; s++) {
     const t = load<u32>(permAt + s * 4);
