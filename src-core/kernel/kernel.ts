@@ -90,6 +90,22 @@ export class KernelMemoryError extends RangeError {
   }
 }
 
+/** `bytes` rounded up to a multiple of 16: every part of a block starts 16-byte aligned. */
+const aligned = (bytes: number): number => (bytes + 15) & ~15;
+
+/** The bytes a block of parts of these sizes takes, laid one after another. */
+const blockBytes = (sizes: readonly number[]): number => sizes.reduce((sum, b) => sum + aligned(b), 0);
+
+/** The addresses of parts of these sizes laid one after another from `at`. */
+function partsAt(at: number, sizes: readonly number[]): number[] {
+  const addresses: number[] = [];
+  for (const b of sizes) {
+    addresses.push(at);
+    at += aligned(b);
+  }
+  return addresses;
+}
+
 function tryGrow(memory: WasmMemory, pages: number): boolean {
   try {
     return memory.grow(pages) >= 0;
@@ -332,9 +348,9 @@ class Kernel {
       known.lastUse = ++this.useClock;
       return known;
     }
-    const size = (b: ArrayBufferView): number => (b.byteLength + 15) & ~15;
     const parts = [tree.boxes, tree.positions, tree.nodes, tree.triVerts, tree.triOrder] as const;
-    const bytes = parts.reduce((sum, p) => sum + size(p), 0);
+    const sizes = parts.map((p) => p.byteLength);
+    const bytes = blockBytes(sizes);
     // Past the budget, the least recently used trees (not the other one of this query) go.
     if (this.residentBytes + bytes > RESIDENT_BUDGET) {
       const byAge = [...this.entries].sort((x, y) => x.lastUse - y.lastUse);
@@ -346,13 +362,8 @@ class Kernel {
     }
     const at = this.arena.alloc(bytes);
     this.view();
-    let p = at;
-    const addr: number[] = [];
-    for (const src of parts) {
-      this.u8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), p);
-      addr.push(p);
-      p += size(src);
-    }
+    const addr = partsAt(at, sizes);
+    parts.forEach((src, k) => this.u8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), addr[k]));
     const entry: Resident = {
       at, bytes, boxes: addr[0], positions: addr[1], nodes: addr[2], triVerts: addr[3], triOrder: addr[4],
       lastUse: ++this.useClock, live: true, owned: false,
@@ -366,17 +377,11 @@ class Kernel {
 
   /** Storage for a tree built straight into the kernel's memory (see `TreeStorage`). */
   treeStorage(nodeCount: number, boxStride: number, triangleCount: number, positionCount: number): TreeStorage {
-    const size = (n: number): number => (n + 15) & ~15;
     const sizes = [8 * boxStride * nodeCount, 8 * positionCount, 8 * nodeCount, 12 * triangleCount, 4 * triangleCount];
-    const bytes = sizes.reduce((sum, n) => sum + size(n), 0);
+    const bytes = blockBytes(sizes);
     const at = this.arena.alloc(bytes);
     this.view();
-    const addr: number[] = [];
-    let p = at;
-    for (const n of sizes) {
-      addr.push(p);
-      p += size(n);
-    }
+    const addr = partsAt(at, sizes);
     return this.storageOf(
       { at, bytes, boxes: addr[0], positions: addr[1], nodes: addr[2], triVerts: addr[3], triOrder: addr[4], lastUse: ++this.useClock, live: true, owned: true },
       boxStride, nodeCount, triangleCount, positionCount,
@@ -414,10 +419,9 @@ class Kernel {
     const n = indices.length / 3;
     let nodeCap = this.buildCaps.nodes ?? Math.ceil((3 * n) / leafSize) + 16;
     let stackCap = this.buildCaps.stack ?? Math.min(n + 2, 4096);
-    const size = (b: number): number => (b + 15) & ~15;
     for (;;) {
       const parts = [4 * indices.length, 72 * n, SLOT_BYTES * n, 4 * n, BUILD_PROJ_BYTES, 12 * stackCap, BUILD_ENTRY_BYTES * stackCap, 8 * nodeCap];
-      const total = parts.reduce((sum, b) => sum + size(b), 0);
+      const total = blockBytes(parts);
       if (total > this.buildBytes) {
         if (this.buildAt) this.arena.release(this.buildAt, this.buildBytes);
         this.buildAt = 0;
@@ -425,22 +429,15 @@ class Kernel {
         this.buildAt = this.arena.alloc(total);
         this.buildBytes = total;
       }
-      const at: number[] = [];
-      let p = this.buildAt;
-      for (const b of parts) {
-        at.push(p);
-        p += size(b);
-      }
-      const [idx, tv, ts, perm, proj, stack, sums, nodes] = at;
+      const [idx, tv, ts, perm, proj, stack, sums, nodes] = partsAt(this.buildAt, parts);
       // The tree's block: positions, triangles in tree order, original order, then the boxes and
       // links of up to nodeCap nodes.
-      const head = [8 * positions.length, 12 * n, 4 * n];
-      const boxesAt0 = head.reduce((sum, b) => sum + size(b), 0);
-      const blockBytes = boxesAt0 + size(8 * OBB_STRIDE * nodeCap) + size(8 * nodeCap);
-      const block = this.arena.alloc(blockBytes);
+      const treeParts = [8 * positions.length, 12 * n, 4 * n, 8 * OBB_STRIDE * nodeCap, 8 * nodeCap];
+      const treeBlockBytes = blockBytes(treeParts);
+      const block = this.arena.alloc(treeBlockBytes);
       let kept = false;
       try {
-        const posAt = block, triVertsAt = posAt + size(head[0]), orderAt = triVertsAt + size(head[1]), boxesAt = block + boxesAt0;
+        const [posAt, triVertsAt, orderAt, boxesAt] = partsAt(block, treeParts);
         const F = this.view();
         F.set(positions, posAt / 8);
         new Uint32Array(this.memory.buffer, idx, indices.length).set(indices);
@@ -455,10 +452,10 @@ class Kernel {
         // A store or stack too small (rare: deep or unbalanced trees): again with the bounds.
         if (count === -1) { nodeCap = 2 * n + 16; continue; }
         if (count === -2) { stackCap = n + 2; continue; }
-        const nodesAt = boxesAt + size(8 * OBB_STRIDE * count);
+        const nodesAt = boxesAt + aligned(8 * OBB_STRIDE * count);
         this.finishFn(count, n, nodes, perm, idx, nodesAt, triVertsAt, orderAt);
-        const used = nodesAt + size(8 * count) - block;
-        if (used < blockBytes) this.arena.release(block + used, blockBytes - used);
+        const used = nodesAt + aligned(8 * count) - block;
+        if (used < treeBlockBytes) this.arena.release(block + used, treeBlockBytes - used);
         kept = true;
         const entry: Resident = {
           at: block, bytes: used, boxes: boxesAt, positions: posAt, nodes: nodesAt, triVerts: triVertsAt, triOrder: orderAt,
@@ -470,7 +467,7 @@ class Kernel {
           maxAbsCoordinate: Math.max(-minX, maxX, -minY, maxY, -minZ, maxZ),
         };
       } finally {
-        if (!kept) this.arena.release(block, blockBytes);
+        if (!kept) this.arena.release(block, treeBlockBytes);
       }
     }
   }
@@ -531,8 +528,8 @@ class Kernel {
     this.vertCapA = Math.max(vertsA, this.vertCapA);
     this.stackCap = Math.max(stack, this.stackCap);
     const nodeBytes = NODE_RECORD_BYTES * this.nodeCap;
-    const vertBytesB = 24 * this.vertCapB, stampBytesB = (4 * this.vertCapB + 15) & ~15;
-    const vertBytesA = 24 * this.vertCapA, stampBytesA = (4 * this.vertCapA + 15) & ~15;
+    const vertBytesB = 24 * this.vertCapB, stampBytesB = aligned(4 * this.vertCapB);
+    const vertBytesA = 24 * this.vertCapA, stampBytesA = aligned(4 * this.vertCapA);
     this.scratchBytes = nodeBytes + vertBytesB + stampBytesB + vertBytesA + stampBytesA + 8 * this.stackCap;
     const base = this.arena.alloc(this.scratchBytes);
     this.scratchAt = base;
